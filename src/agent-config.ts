@@ -1,0 +1,86 @@
+import type { JsonSchema } from './model/json';
+import type { Message } from './model/message';
+import type { Model } from './model/model';
+import type { Part } from './model/part';
+import type { DeltaHandler } from './model/model';
+import type { ModelSettings } from './model/request';
+import type { RunObserver } from './engine/events';
+import type { HistoryProcessor } from './engine/history-processor';
+import type { Instructions } from './engine/instructions';
+import type { Backoff, Sleep } from './engine/retry';
+import type { OutputToolConfig } from './engine/run-config';
+import type { UsageLimit } from './engine/usage-limit';
+import type { OutputDecoder } from './output/decoder';
+import type { Tool } from './tool/tool';
+
+/** Everything an agent is configured with. Invalid values throw `ConfigError` at construction. */
+export interface AgentConfig<Deps, Output> {
+  /** The model (a `StreamingModel` for `runStream`; `FallbackModel` composes several). */
+  model: Model;
+  /** Turns the final response into `Output`; default `decodeText()` (then `Output` is `string`). */
+  output?: OutputDecoder<Output>;
+  /** System instructions: text, a function of the run context, or a list of both. */
+  instructions?: Instructions<Deps>;
+  tools?: readonly Tool<Deps>[];
+  /** Model turns per loop execution; default 10, at least 1. */
+  maxIterations?: number;
+  /** Provider attempts per turn for retryable failures; default 1 (no retries). */
+  maxAttempts?: number;
+  /** Wait before retrying after the 1-based attempt failed; default 500 ms doubling, capped at 30 s. */
+  retryBackoff?: Backoff;
+  /** Correction rounds a decoder may request with `ModelRetry`; default 0. */
+  outputRetries?: number;
+  /** Default correction budget per tool name; default 0. A tool's `maxRetries` overrides it. */
+  toolRetries?: number;
+  /** Default per-execution tool deadline in ms; default none. A tool's `timeout` overrides it. */
+  toolTimeout?: number;
+  /** The only registered tool advertised to the model. */
+  toolChoice?: string;
+  /** Run consecutive non-sequential calls of a batch concurrently; default false. */
+  parallelToolCalls?: boolean;
+  usageLimit?: UsageLimit;
+  /** Native structured output: the schema travels on every request. Exclusive with `outputTool`. */
+  outputSchema?: JsonSchema | string;
+  /** Tool-mode structured output. Exclusive with `outputSchema`. */
+  outputTool?: OutputToolConfig;
+  historyProcessor?: HistoryProcessor;
+  /** Request tuning; a run's `modelSettings` are merged over these (shallow). */
+  modelSettings?: ModelSettings;
+  /** Observes every run of this agent (before a run's own observer). */
+  onEvent?: RunObserver;
+  /** Whole-run deadline in ms; default none. */
+  runTimeout?: number;
+  /** How retry waits happen; inject one in tests so they never wait. */
+  sleep?: Sleep;
+}
+
+/** Options of one run. */
+export interface RunOptionsBase {
+  /** Earlier conversation (typically a previous result's `messages`). */
+  history?: readonly Message[];
+  /** Cancels the run. */
+  signal?: AbortSignal;
+  /** Images appended to the prompt message. */
+  parts?: readonly Part[];
+  /** Merged over the agent's `modelSettings` (shallow). */
+  modelSettings?: ModelSettings;
+  /** Observes this run only (after the agent's `onEvent`). */
+  observer?: RunObserver;
+  /** Deadline for this run in ms. */
+  timeout?: number;
+}
+
+/** Run options; `deps` is required unless `Deps` admits `undefined`. */
+export type RunOptions<Deps> = RunOptionsBase & (undefined extends Deps ? { deps?: Deps } : { deps: Deps });
+
+/** Options of a streaming run. */
+export type StreamOptions<Deps> = RunOptions<Deps> & {
+  /** Receives fragments as they arrive, in addition to (or instead of) iterating the stream. */
+  onDelta?: DeltaHandler;
+};
+
+/** Options of a resumed run; `prompt` optionally continues the conversation. */
+export type ResumeOptions<Deps> = Omit<RunOptions<Deps>, 'history' | 'parts'> & { prompt?: string; parts?: readonly Part[] };
+
+/** The trailing options argument: optional exactly when `Deps` admits `undefined`. */
+export type OptionsArg<Deps, O> = undefined extends Deps ? [options?: O] : [options: O];

@@ -1,0 +1,139 @@
+import { GolemError, describeError, hasKind } from '../model/error-base';
+import type { Message } from '../model/message';
+import type { Usage } from '../model/usage';
+
+/** Where a run failed. Stable identifiers. */
+export type RunStage = 'model' | 'decode' | 'tool' | 'loop' | 'usage';
+
+/** The stages, exactly as they appear in `RunError.stage`. */
+export const RUN_STAGES: readonly RunStage[] = ['model', 'decode', 'tool', 'loop', 'usage'];
+
+/** What a failed run had produced before it failed. */
+export interface PartialEvidence {
+  /** The conversation through the last completed model turn (history and prompt included). */
+  messages: Message[];
+  /** Usage summed over completed turns. */
+  usage: Usage;
+  /** Provider calls made, failed attempts included. */
+  requests: number;
+  /** Tool executions attempted. */
+  toolCalls: number;
+}
+
+/**
+ * A run failed at `stage`. `cause` is the underlying error (walk it with `errorChain`), and
+ * `partial` keeps the evidence the run produced, absent when it failed before producing any.
+ */
+export class RunError extends GolemError {
+  readonly stage: RunStage;
+  readonly partial: PartialEvidence | undefined;
+
+  constructor(stage: RunStage, cause: unknown, partial?: PartialEvidence) {
+    super('RunError', `golem: ${stage} stage: ${describeError(cause)}`, { cause });
+    this.stage = stage;
+    this.partial = partial;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is RunError {
+    return hasKind(value, 'RunError');
+  }
+}
+
+/** A tool call failed; names the tool and the call. */
+export class ToolError extends GolemError {
+  readonly toolName: string;
+  readonly callId: string;
+
+  constructor(toolName: string, callId: string, cause: unknown) {
+    super('ToolError', `runner: tool "${toolName}" (call "${callId}"): ${describeError(cause)}`, { cause });
+    this.toolName = toolName;
+    this.callId = callId;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is ToolError {
+    return hasKind(value, 'ToolError');
+  }
+}
+
+/** The model called a tool that was not advertised for this run. */
+export class UndeclaredToolError extends GolemError {
+  readonly toolName: string;
+
+  constructor(toolName: string) {
+    super('UndeclaredToolError', 'tool was not declared for this run');
+    this.toolName = toolName;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is UndeclaredToolError {
+    return hasKind(value, 'UndeclaredToolError');
+  }
+}
+
+/** The loop hit `maxIterations` model turns without a final answer. */
+export class TurnLimitError extends GolemError {
+  readonly turns: number;
+
+  constructor(turns: number) {
+    super('TurnLimitError', `runner: model turn limit exceeded after ${turns} turns`);
+    this.turns = turns;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is TurnLimitError {
+    return hasKind(value, 'TurnLimitError');
+  }
+}
+
+/** A budget ran out after several attempts; `cause` is the last failure. */
+export class AttemptsExhaustedError extends GolemError {
+  readonly attempts: number;
+  readonly budget: 'model' | 'output' | 'tool';
+
+  constructor(budget: 'model' | 'output' | 'tool', attempts: number, cause: unknown) {
+    const text = describeError(cause);
+    const message =
+      budget === 'model'
+        ? `runner: model failed after ${attempts} attempts: ${text}`
+        : budget === 'output'
+          ? `golem: output failed validation after ${attempts} attempts: ${text}`
+          : `tool failed after ${attempts} attempts: ${text}`;
+    super('AttemptsExhaustedError', message, { cause });
+    this.attempts = attempts;
+    this.budget = budget;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is AttemptsExhaustedError {
+    return hasKind(value, 'AttemptsExhaustedError');
+  }
+}
+
+/** Agent configuration is invalid; thrown by the constructor. The message says how to fix it. */
+export class ConfigError extends GolemError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ConfigError', message, options);
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is ConfigError {
+    return hasKind(value, 'ConfigError');
+  }
+}
+
+/**
+ * A run was rejected before any model call: invalid prompt parts or history, a failing history
+ * processor or instructions function, invalid deferred results. Never a `RunError`.
+ */
+export class RunInputError extends GolemError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RunInputError', message, options);
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is RunInputError {
+    return hasKind(value, 'RunInputError');
+  }
+}

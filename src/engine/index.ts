@@ -1,0 +1,24 @@
+export type { RunStage, PartialEvidence } from './errors';
+export {
+  RUN_STAGES,
+  RunError,
+  ToolError,
+  UndeclaredToolError,
+  TurnLimitError,
+  AttemptsExhaustedError,
+  ConfigError,
+  RunInputError,
+} from './errors';
+export type { UsageLimit, UsageLimitKind, UsageCounters } from './usage-limit';
+export { UsageLimitError, crossedLimit } from './usage-limit';
+export type { RunEvent, RunEventKind, RunObserver } from './events';
+export type { HistoryProcessor, HistoryProcessorContext } from './history-processor';
+export { trimHistory } from './history-processor';
+export type { RunContext, Instructions, InstructionsFunction } from './instructions';
+export { repairHistory, unansweredCalls, INTERRUPTED_RESULT } from './repair';
+export type { Backoff, Sleep } from './retry';
+export { defaultBackoff, timerSleep } from './retry';
+export type { OutputToolConfig } from './run-config';
+export type { Result, CompletedResult, PausedResult } from './result';
+export type { PendingToolCall, PendingToolCalls, Approval, DeferredResults } from './deferred-types';
+export { StreamAbandonedError } from './delta-stream';

@@ -1,0 +1,64 @@
+import { cancellationError } from '../model/cancellation';
+import type { ToolCall } from '../model/message';
+import type { ModelRequest } from '../model/request';
+import type { ModelResponse } from '../model/response';
+import type { PendingToolCalls } from './deferred-types';
+import { TurnLimitError } from './errors';
+import { modelTurn } from './model-turn';
+import { INTERRUPTED_RESULT } from './repair';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { runBatch } from './tool-batch';
+import { crossedLimit } from './usage-limit';
+
+/** How a loop execution ended. Internal. */
+export type LoopEnd =
+  | { kind: 'final'; response: ModelResponse }
+  | { kind: 'output'; response: ModelResponse; call: ToolCall }
+  | { kind: 'paused'; pending: PendingToolCalls };
+
+/**
+ * One loop execution (spec §5): model turns until a final answer, an output-tool call, a pause,
+ * or a failure. Appends every turn and committed tool result to `state.messages`.
+ */
+export async function runLoop<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>): Promise<LoopEnd> {
+  const corrections = new Map<string, number>();
+  for (let turn = 0; ; turn++) {
+    const { signal } = state.run;
+    if (signal.aborted) throw state.fail('model', cancellationError(signal));
+    if (turn >= config.maxIterations) throw state.fail('loop', new TurnLimitError(config.maxIterations));
+    const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };
+    if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
+    if (state.run.settings !== undefined) request.settings = state.run.settings;
+    let response: ModelResponse;
+    try {
+      response = await modelTurn(config, state, turn, request);
+    } catch (cause) {
+      throw state.fail('model', cause);
+    }
+    state.recordResponse(response.message, response.usage);
+    checkUsage(config, state);
+    const calls = response.message.toolCalls ?? [];
+    if (calls.length === 0) return { kind: 'final', response };
+    const outputName = config.outputTool?.name;
+    const outputCall = outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
+    if (outputCall !== undefined) {
+      for (const call of calls) {
+        if (call === outputCall) continue;
+        state.messages.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: call.id, toolName: call.name });
+      }
+      const final: ModelResponse = { ...response, message: { ...response.message, content: outputCall.args } };
+      return { kind: 'output', response: final, call: outputCall };
+    }
+    const batch = await runBatch(config, state, turn, calls, corrections);
+    state.messages.push(...batch.messages);
+    checkUsage(config, state);
+    if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0) return { kind: 'paused', pending: batch.pending };
+  }
+}
+
+/** Fails the run at the `usage` stage when a bound is crossed (decision D7: after every response). */
+export function checkUsage<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>): void {
+  const crossed = crossedLimit(config.usageLimit, state);
+  if (crossed !== undefined) throw state.fail('usage', crossed);
+}

@@ -1,0 +1,51 @@
+import { cancellationError } from '../model/cancellation';
+import { isRetryable, retryAfterOf } from '../model/errors';
+import type { Delta } from '../model/delta';
+import { isStreamingModel } from '../model/model';
+import type { ModelRequest } from '../model/request';
+import type { ModelResponse } from '../model/response';
+import { AttemptsExhaustedError, ConfigError } from './errors';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { normaliseResponse } from './response';
+import { retryDelay } from './retry';
+
+/**
+ * Calls the model for one turn and returns the normalised response. Non-streaming turns retry
+ * retryable failures up to `maxAttempts` with backoff; streaming turns are single-attempt. Throws
+ * the cause (the caller wraps it in a `model`-stage RunError); when the run's signal is aborted the
+ * signal's cancellation error is thrown instead of the model's.
+ */
+export async function modelTurn<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>, turn: number, request: ModelRequest): Promise<ModelResponse> {
+  const { signal, onDelta } = state.run;
+  const attempts = onDelta === undefined ? config.maxAttempts : 1;
+  for (let attempt = 1; ; attempt++) {
+    state.emit({ kind: 'model_start', turn, attempt });
+    state.requests++;
+    let response: ModelResponse;
+    try {
+      const raw: unknown = onDelta === undefined ? await config.model.generate(request, { signal }) : await streamTurn(config, request, onDelta, signal);
+      response = normaliseResponse(raw, state.requests);
+    } catch (error) {
+      const cause = signal.aborted ? cancellationError(signal) : error;
+      state.emit({ kind: 'model_end', turn, attempt, usage: { inputTokens: 0, outputTokens: 0 }, error: cause });
+      if (signal.aborted) throw cause;
+      if (attempt >= attempts || !isRetryable(error)) throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
+      await config.sleep(Math.max(0, retryDelay(config.backoff, attempt, retryAfterOf(error))), signal);
+      continue;
+    }
+    state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
+    return response;
+  }
+}
+
+async function streamTurn<Deps>(
+  config: EngineConfig<Deps>,
+  request: ModelRequest,
+  onDelta: (delta: Delta) => void | Promise<void>,
+  signal: AbortSignal,
+): Promise<ModelResponse> {
+  const model = config.model;
+  if (!isStreamingModel(model)) throw new ConfigError(`model ${model.name ?? ''} does not support streaming`.replace('  ', ' '));
+  return model.stream(request, onDelta, { signal });
+}

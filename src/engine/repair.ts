@@ -1,0 +1,61 @@
+import type { Message, ToolCall } from '../model/message';
+
+/** Model-facing text of a result synthesized for a call that never ran. */
+export const INTERRUPTED_RESULT =
+  'Tool call was interrupted before execution; no result was produced. Call the tool again if you need its result.';
+
+/**
+ * Restores call/result pairing (spec §17.3): orphan, early and duplicate tool results are dropped,
+ * and every unanswered call gets a synthesized "interrupted" result right after the assistant
+ * message that requested it. Returns `history` itself when nothing needed repair. Idempotent.
+ */
+export function repairHistory(history: readonly Message[]): Message[] {
+  const pending = new Map<string, { owner: number; call: ToolCall }>();
+  const keep: boolean[] = new Array<boolean>(history.length).fill(true);
+  let changed = false;
+  for (const [index, message] of history.entries()) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) if (call.id !== '') pending.set(call.id, { owner: index, call });
+    } else if (message.role === 'tool') {
+      const id = message.toolCallId ?? '';
+      const entry = id === '' ? undefined : pending.get(id);
+      if (entry === undefined) {
+        keep[index] = false;
+        changed = true;
+      } else {
+        pending.delete(id);
+      }
+    }
+  }
+  const unanswered = new Map<number, ToolCall[]>();
+  for (const { owner, call } of pending.values()) {
+    const list = unanswered.get(owner) ?? [];
+    list.push(call);
+    unanswered.set(owner, list);
+    changed = true;
+  }
+  if (!changed) return history as Message[];
+  const repaired: Message[] = [];
+  for (const [index, message] of history.entries()) {
+    if (!keep[index]) continue;
+    repaired.push(message);
+    const calls = unanswered.get(index);
+    if (calls === undefined) continue;
+    const order = new Map((message.toolCalls ?? []).map((c, i) => [c, i] as const));
+    calls.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    for (const call of calls) repaired.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: call.id, toolName: call.name });
+  }
+  return repaired;
+}
+
+/** Calls in `history` that have no matching tool result, in emission order. */
+export function unansweredCalls(history: readonly Message[]): ToolCall[] {
+  const answered = new Set<string>();
+  for (const message of history) if (message.role === 'tool' && message.toolCallId) answered.add(message.toolCallId);
+  const calls: ToolCall[] = [];
+  for (const message of history) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) if (!answered.has(call.id)) calls.push(call);
+  }
+  return calls;
+}

@@ -1,0 +1,82 @@
+import { ModelResponseError } from '../model/errors';
+import type { Message, ToolCall } from '../model/message';
+import type { ModelResponse } from '../model/response';
+import type { ThinkingBlock } from '../model/thinking';
+import type { Usage } from '../model/usage';
+
+/**
+ * Validates and normalises what a model returned, without mutating it: the role defaults to
+ * assistant, missing call ids get deterministic ids (`golem_<request>_<index>`), duplicate ids in
+ * one response get stable suffixes, missing args become `{}`, absent usage is zeros. Anything
+ * else malformed throws `ModelResponseError` carrying the raw response.
+ */
+export function normaliseResponse(raw: unknown, requestNumber: number): ModelResponse {
+  if (typeof raw !== 'object' || raw === null) throw new ModelResponseError('the model returned no response object', raw);
+  const response = raw as Partial<ModelResponse>;
+  const message = response.message as Partial<Message> | undefined;
+  if (typeof message !== 'object' || message === null) throw new ModelResponseError('the response has no message', raw);
+  const role = message.role ?? 'assistant';
+  if (role !== 'assistant') throw new ModelResponseError(`the response message has role ${JSON.stringify(role)}; expected "assistant"`, raw);
+  const normalised: Message = { role: 'assistant' };
+  if (message.content !== undefined && message.content !== null) {
+    if (typeof message.content !== 'string') throw new ModelResponseError('the response content is not a string', raw);
+    if (message.content !== '') normalised.content = message.content;
+  }
+  const calls = normaliseCalls(message.toolCalls, requestNumber, raw);
+  if (calls.length > 0) normalised.toolCalls = calls;
+  const thinking = normaliseThinking(message.thinking, raw);
+  if (thinking.length > 0) normalised.thinking = thinking;
+  const result: ModelResponse = { message: normalised, usage: normaliseUsage(response.usage) };
+  if (typeof response.finishReason === 'string') result.finishReason = response.finishReason;
+  if (typeof response.modelName === 'string') result.modelName = response.modelName;
+  return result;
+}
+
+function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): ToolCall[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ModelResponseError('toolCalls is not an array', raw);
+  const seen = new Set<string>();
+  return value.map((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) throw new ModelResponseError(`toolCalls[${index}] is not an object`, raw);
+    const call = entry as Partial<Record<keyof ToolCall, unknown>>;
+    if (typeof call.name !== 'string' || call.name === '') throw new ModelResponseError(`toolCalls[${index}] has no tool name`, raw);
+    if (call.id !== undefined && call.id !== null && typeof call.id !== 'string') {
+      throw new ModelResponseError(`toolCalls[${index}].id is not a string`, raw);
+    }
+    let id = typeof call.id === 'string' && call.id !== '' ? call.id : `golem_${requestNumber}_${index}`;
+    if (seen.has(id)) id = `${id}_${index}`;
+    seen.add(id);
+    const normalised: ToolCall = { id, name: call.name, args: normaliseArgs(call.args, index, raw) };
+    if (typeof call.signature === 'string' && call.signature !== '') normalised.signature = call.signature;
+    return normalised;
+  });
+}
+
+function normaliseArgs(args: unknown, index: number, raw: unknown): string {
+  if (args === undefined || args === null || args === '') return '{}';
+  if (typeof args === 'string') return args;
+  if (typeof args === 'object') return JSON.stringify(args);
+  throw new ModelResponseError(`toolCalls[${index}].args must be JSON text`, raw);
+}
+
+function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ModelResponseError('thinking is not an array', raw);
+  return value.map((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
+    const block: ThinkingBlock = {};
+    for (const key of ['text', 'signature', 'redacted'] as const) {
+      const field = (entry as Record<string, unknown>)[key];
+      if (field === undefined || field === null || field === '') continue;
+      if (typeof field !== 'string') throw new ModelResponseError(`thinking[${index}].${key} is not a string`, raw);
+      block[key] = field;
+    }
+    return block;
+  });
+}
+
+function normaliseUsage(value: unknown): Usage {
+  const usage = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof Usage, unknown>>;
+  const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+  return { inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens) };
+}

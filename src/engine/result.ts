@@ -1,0 +1,30 @@
+import type { Message } from '../model/message';
+import type { Usage } from '../model/usage';
+import type { PendingToolCalls } from './deferred-types';
+
+/** Evidence every result carries. */
+interface ResultEvidence {
+  /** The complete conversation: system message, history, prompt, every turn and tool result. */
+  messages: Message[];
+  /** Usage summed over every successful response of the run. */
+  usage: Usage;
+  /** Provider calls made, retried attempts included. */
+  requests: number;
+  /** Tool executions attempted. */
+  toolCalls: number;
+}
+
+/** A run that finished with a decoded output. */
+export interface CompletedResult<Output> extends ResultEvidence {
+  output: Output;
+  pending?: undefined;
+}
+
+/** A run that paused on deferred tool calls; resume it with `agent.resume`. */
+export interface PausedResult extends ResultEvidence {
+  output: undefined;
+  pending: PendingToolCalls;
+}
+
+/** What a run returns: check `pending` before `output`. */
+export type Result<Output> = CompletedResult<Output> | PausedResult;

@@ -1,0 +1,46 @@
+import type { JsonSchema } from '../model/json';
+import type { DeltaHandler, Model } from '../model/model';
+import type { ModelSettings, ToolSpec } from '../model/request';
+import type { Tool } from '../tool/tool';
+import type { RunObserver } from './events';
+import type { Backoff, Sleep } from './retry';
+import type { UsageLimit } from './usage-limit';
+
+/** Tool-mode structured output: the schema becomes the parameters of a synthesized tool. */
+export interface OutputToolConfig {
+  name: string;
+  description?: string;
+  schema: JsonSchema | string;
+}
+
+/** The engine's view of an agent: validated, resolved, immutable. Internal. */
+export interface EngineConfig<Deps> {
+  readonly model: Model;
+  /** Every registered tool by name. */
+  readonly registered: ReadonlyMap<string, Tool<Deps>>;
+  /** Tools the model may call this run (toolChoice applied), by name. */
+  readonly advertised: ReadonlyMap<string, Tool<Deps>>;
+  /** Specs sent on every request: advertised tools in order, then the output tool. */
+  readonly specs: readonly ToolSpec[];
+  readonly outputTool: { name: string; description: string; schema: JsonSchema } | undefined;
+  readonly outputSchema: JsonSchema | undefined;
+  readonly maxIterations: number;
+  readonly maxAttempts: number;
+  readonly backoff: Backoff;
+  readonly sleep: Sleep;
+  readonly outputRetries: number;
+  readonly toolRetries: number;
+  readonly toolTimeout: number;
+  readonly parallelToolCalls: boolean;
+  readonly usageLimit: UsageLimit | undefined;
+}
+
+/** Per-run settings derived from the agent and the run options. Internal. */
+export interface RunSettings<Deps> {
+  readonly deps: Deps;
+  readonly signal: AbortSignal;
+  readonly observers: readonly RunObserver[];
+  readonly settings: ModelSettings | undefined;
+  /** Set for streaming runs. */
+  readonly onDelta: DeltaHandler | undefined;
+}

@@ -1,0 +1,49 @@
+import type { Message } from '../model/message';
+import type { Usage } from '../model/usage';
+import { addUsage, emptyUsage } from '../model/usage';
+import type { RunEvent } from './events';
+import { emitEvent } from './events';
+import type { PartialEvidence, RunStage } from './errors';
+import { RunError } from './errors';
+import type { RunSettings } from './run-config';
+
+/** The mutable evidence of one run. Internal. */
+export class RunState<Deps> {
+  /** The evidence so far; tool results are committed only when a whole batch is classified. */
+  messages: Message[];
+  usage: Usage = emptyUsage();
+  requests = 0;
+  toolCalls = 0;
+  /** Model turns completed by this run (not by its history). */
+  completedTurns = 0;
+
+  constructor(
+    readonly run: RunSettings<Deps>,
+    messages: Message[],
+  ) {
+    this.messages = messages;
+  }
+
+  /** Records a successful model response. */
+  recordResponse(message: Message, usage: Usage): void {
+    this.messages.push(message);
+    this.usage = addUsage(this.usage, usage);
+    this.completedTurns++;
+  }
+
+  emit(event: RunEvent): void {
+    emitEvent(this.run.observers, event);
+  }
+
+  /** The evidence for a failure, absent when this run produced none (decision D5). */
+  partial(): PartialEvidence | undefined {
+    const produced = this.completedTurns > 0 || this.toolCalls > 0 || this.usage.inputTokens + this.usage.outputTokens > 0;
+    if (!produced) return undefined;
+    return { messages: [...this.messages], usage: { ...this.usage }, requests: this.requests, toolCalls: this.toolCalls };
+  }
+
+  /** A `RunError` at `stage` carrying this run's partial evidence. */
+  fail(stage: RunStage, cause: unknown): RunError {
+    return new RunError(stage, cause, this.partial());
+  }
+}

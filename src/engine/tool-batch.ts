@@ -1,0 +1,145 @@
+import { findError } from '../model/error-chain';
+import { ModelRetry } from '../model/errors';
+import type { Message, ToolCall } from '../model/message';
+import { Deferred } from '../tool/errors';
+import type { Tool } from '../tool/tool';
+import type { PendingToolCall, PendingToolCalls } from './deferred-types';
+import { AttemptsExhaustedError, RunError, ToolError, UndeclaredToolError } from './errors';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { reasonText, toolRejectedText } from './texts';
+import type { ToolOutcome } from './tool-exec';
+import { executeTool } from './tool-exec';
+
+/** What a classified batch contributes. Internal. */
+export interface BatchResult {
+  messages: Message[];
+  pending: PendingToolCalls;
+}
+
+/** Finds a correctable rejection, not looking inside nested runs' errors (decision D10). */
+export function findModelRetry(error: unknown): ModelRetry | undefined {
+  return findError(error, ModelRetry.is, { stopAt: RunError.is });
+}
+
+/**
+ * Executes a batch of calls and classifies the outcomes in emission order (spec §10, §14). Every
+ * call is checked against the advertised tools first; all calls run before any failure is
+ * classified. Returns the result messages to commit; throws a `tool`-stage RunError (with the
+ * evidence so far, not including this batch's results) on the first terminal outcome.
+ */
+export async function runBatch<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  corrections: Map<string, number>,
+): Promise<BatchResult> {
+  const tools: Tool<Deps>[] = [];
+  for (const call of calls) {
+    const tool = config.advertised.get(call.name);
+    if (tool === undefined) throw state.fail('tool', new ToolError(call.name, call.id, new UndeclaredToolError(call.name)));
+    tools.push(tool);
+  }
+  const outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
+  const messages: Message[] = [];
+  const pending: PendingToolCalls = { approvals: [], external: [] };
+  for (const [index, call] of calls.entries()) {
+    const outcome = outcomes[index];
+    if (outcome === undefined) break;
+    if (outcome.ok) {
+      messages.push({ role: 'tool', content: outcome.text, toolCallId: call.id, toolName: call.name });
+      continue;
+    }
+    const deferred = outcome.cancelled ? undefined : findError(outcome.error, Deferred.is, { stopAt: RunError.is });
+    if (deferred !== undefined && (deferred.deferral === 'approval' || deferred.deferral === 'external')) {
+      const entry: PendingToolCall = { callId: call.id, toolName: call.name, args: call.args, reason: deferred.reason };
+      (deferred.deferral === 'approval' ? pending.approvals : pending.external).push(entry);
+      continue;
+    }
+    const used = corrections.get(call.name) ?? 0;
+    const retry = outcome.cancelled ? undefined : findModelRetry(outcome.error);
+    if (retry !== undefined && used < retryLimit(config, tools[index])) {
+      corrections.set(call.name, used + 1);
+      messages.push({ role: 'tool', content: toolRejectedText(reasonText(retry.reason)), toolCallId: call.id, toolName: call.name });
+      continue;
+    }
+    const cause = used > 0 && !outcome.cancelled ? new AttemptsExhaustedError('tool', used + 1, outcome.error) : outcome.error;
+    throw state.fail('tool', new ToolError(call.name, call.id, cause));
+  }
+  return { messages, pending };
+}
+
+function retryLimit<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps> | undefined): number {
+  return tool?.maxRetries ?? config.toolRetries;
+}
+
+/** Splits the batch into groups (parallel runs of non-sequential calls) and runs them in order. */
+async function executeGroups<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  tools: readonly Tool<Deps>[],
+  corrections: Map<string, number>,
+): Promise<(ToolOutcome | undefined)[]> {
+  const outcomes: (ToolOutcome | undefined)[] = new Array<ToolOutcome | undefined>(calls.length).fill(undefined);
+  const groups: number[][] = [];
+  for (const [index, tool] of tools.entries()) {
+    const last = groups[groups.length - 1];
+    if (config.parallelToolCalls && tool.sequential !== true && last !== undefined && !(tools[last[0] ?? 0]?.sequential ?? false)) {
+      last.push(index);
+    } else {
+      groups.push([index]);
+    }
+  }
+  const execute = (index: number): Promise<ToolOutcome> => {
+    const tool = tools[index] as Tool<Deps>;
+    const call = calls[index] as ToolCall;
+    return executeTool({
+      tool,
+      call,
+      deps: state.run.deps,
+      runSignal: state.run.signal,
+      timeout: tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout,
+      approved: false,
+      retry: corrections.get(call.name) ?? 0,
+    });
+  };
+  for (const group of groups) {
+    if (group.length === 1) {
+      const index = group[0] as number;
+      const call = calls[index] as ToolCall;
+      if (state.run.signal.aborted) {
+        outcomes[index] = await execute(index);
+        return outcomes;
+      }
+      state.emit({ kind: 'tool_start', turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+      const outcome = await execute(index);
+      outcomes[index] = outcome;
+      finishEvent(state, turn, call, outcome);
+      continue;
+    }
+    for (const index of group) {
+      const call = calls[index] as ToolCall;
+      state.emit({ kind: 'tool_start', turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+    }
+    const settled = await Promise.all(group.map(execute));
+    for (const [position, index] of group.entries()) {
+      const outcome = settled[position] as ToolOutcome;
+      outcomes[index] = outcome;
+      finishEvent(state, turn, calls[index] as ToolCall, outcome);
+    }
+  }
+  return outcomes;
+}
+
+function finishEvent<Deps>(state: RunState<Deps>, turn: number, call: ToolCall, outcome: ToolOutcome): void {
+  const base = { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
+  if (!outcome.ok && !outcome.cancelled && findError(outcome.error, Deferred.is, { stopAt: RunError.is }) !== undefined) {
+    state.emit({ kind: 'deferred', ...base });
+    return;
+  }
+  state.toolCalls++;
+  state.emit(outcome.ok ? { kind: 'tool_end', ...base, result: outcome.text } : { kind: 'tool_end', ...base, error: outcome.error });
+}

@@ -1,0 +1,86 @@
+import { cancellationError, DeadlineExceededError } from '../model/cancellation';
+import { describeError } from '../model/error-base';
+import { ModelRetry } from '../model/errors';
+import type { ToolCall } from '../model/message';
+import { parseUntrustedJson } from '../model/safe-json';
+import type { ToolContext } from '../tool/context';
+import { requireApproval } from '../tool/errors';
+import type { Tool } from '../tool/tool';
+
+/** How one execution ended. Internal. */
+export type ToolOutcome = { ok: true; text: string } | { ok: false; error: unknown; cancelled: boolean };
+
+/** What one execution needs. Internal. */
+export interface ExecutionInput<Deps> {
+  tool: Tool<Deps>;
+  call: ToolCall;
+  deps: Deps;
+  runSignal: AbortSignal;
+  /** Effective timeout in ms; <= 0 means none. */
+  timeout: number;
+  approved: boolean;
+  retry: number;
+}
+
+/**
+ * Runs one tool call: parses its arguments defensively (invalid JSON → ModelRetry), applies the
+ * approval policy, enforces the deadline, and never throws. After the tool settles, an aborted
+ * run wins, then a passed deadline (even over a late success), then the tool's own outcome.
+ */
+export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
+  const { tool, call, runSignal, timeout } = input;
+  if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  const controller = new AbortController();
+  const onRunAbort = (): void => {
+    controller.abort(runSignal.reason);
+  };
+  runSignal.addEventListener('abort', onRunAbort, { once: true });
+  let deadlinePassed = false;
+  const timer =
+    timeout > 0
+      ? setTimeout(() => {
+          deadlinePassed = true;
+          controller.abort(new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`));
+        }, timeout)
+      : undefined;
+  let outcome: ToolOutcome;
+  try {
+    outcome = { ok: true, text: await invoke(input, controller.signal) };
+  } catch (error) {
+    outcome = { ok: false, error, cancelled: false };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    runSignal.removeEventListener('abort', onRunAbort);
+  }
+  if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  if (deadlinePassed) return { ok: false, error: cancellationError(controller.signal), cancelled: true };
+  return outcome;
+}
+
+async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): Promise<string> {
+  const { tool, call } = input;
+  let args: unknown;
+  try {
+    args = parseUntrustedJson(call.args);
+  } catch (cause) {
+    throw new ModelRetry(`the arguments are not valid JSON (${describeError(cause)}); send a JSON object matching the tool's schema`, { cause });
+  }
+  const ctx: ToolContext<Deps> = {
+    deps: input.deps,
+    signal,
+    callId: call.id,
+    toolName: call.name,
+    rawArgs: call.args,
+    approved: input.approved,
+    retry: input.retry,
+  };
+  if (!input.approved && tool.approval !== undefined && tool.approval !== false) {
+    const needed = tool.approval === true ? true : await tool.approval(args, ctx);
+    if (needed) throw requireApproval();
+  }
+  const text: unknown = await tool.execute(args, ctx);
+  if (typeof text !== 'string') {
+    throw new TypeError(`tool "${tool.name}" returned ${text === null ? 'null' : typeof text}; a tool must return a string for the model`);
+  }
+  return text;
+}

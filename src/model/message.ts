@@ -1,0 +1,69 @@
+import type { Part } from './part';
+import type { ThinkingBlock } from './thinking';
+
+/** The four conversation roles, spelled exactly as in the durable JSON shape. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** All roles, in a stable order. */
+export const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
+
+/** One tool invocation requested by the model. */
+export interface ToolCall {
+  /** Provider-assigned correlation id; results answer it through `Message.toolCallId`. */
+  id: string;
+  /** Name of the requested tool. */
+  name: string;
+  /** Raw JSON text of the arguments, untrusted and unparsed (decision D1). */
+  args: string;
+  /** Opaque provider reasoning evidence bound to this call (e.g. Gemini `thoughtSignature`). */
+  signature?: string;
+}
+
+/** One message of a conversation; the durable JSON shape of spec §1. */
+export interface Message {
+  role: Role;
+  /** Text content; absent and empty are equivalent. */
+  content?: string;
+  /** Non-text content (images); user messages only. */
+  parts?: Part[];
+  /** Calls requested by an assistant message; they decide the turn. */
+  toolCalls?: ToolCall[];
+  /** On tool messages: the id of the call this result answers. */
+  toolCallId?: string;
+  /** On tool messages: the name of the tool that produced this result. */
+  toolName?: string;
+  /** Assistant reasoning blocks, in provider order. */
+  thinking?: ThinkingBlock[];
+}
+
+/** A system message. */
+export function systemMessage(content: string): Message {
+  return { role: 'system', content };
+}
+
+/** A user message, optionally with parts (images). */
+export function userMessage(content: string, parts?: Part[]): Message {
+  return parts !== undefined && parts.length > 0 ? { role: 'user', content, parts } : { role: 'user', content };
+}
+
+/** An assistant message with text and optional tool calls. */
+export function assistantMessage(content: string, toolCalls?: ToolCall[]): Message {
+  const message: Message = { role: 'assistant' };
+  if (content !== '') message.content = content;
+  if (toolCalls !== undefined && toolCalls.length > 0) message.toolCalls = toolCalls;
+  return message;
+}
+
+/** A tool-result message answering `call`. */
+export function toolResultMessage(call: Pick<ToolCall, 'id' | 'name'>, content: string): Message {
+  return { role: 'tool', content, toolCallId: call.id, toolName: call.name };
+}
+
+/** Deep copy of a message (parts' bytes included) so later mutation cannot alter the copy. */
+export function cloneMessage(message: Message): Message {
+  const copy: Message = { ...message };
+  if (message.parts) copy.parts = message.parts.map((p) => (p.data ? { ...p, data: new Uint8Array(p.data) } : { ...p }));
+  if (message.toolCalls) copy.toolCalls = message.toolCalls.map((c) => ({ ...c }));
+  if (message.thinking) copy.thinking = message.thinking.map((b) => ({ ...b }));
+  return copy;
+}

@@ -1,0 +1,29 @@
+import type { Delta } from './delta';
+import type { ModelRequest } from './request';
+import type { ModelResponse } from './response';
+
+/** Options of one provider call. */
+export interface GenerateOptions {
+  /** Aborts the call; adapters must stop work and reject with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The provider port: one request in, one normalised response out. */
+export interface Model {
+  /** A human-readable identifier, e.g. `openai:gpt-4o-mini`, used in errors and events. */
+  readonly name?: string;
+  generate(request: ModelRequest, options?: GenerateOptions): Promise<ModelResponse>;
+}
+
+/** Receives stream fragments in arrival order; an async handler is awaited before reading on. */
+export type DeltaHandler = (delta: Delta) => void | Promise<void>;
+
+/** A model that can also stream. A handler error stops the stream and is rethrown as-is. */
+export interface StreamingModel extends Model {
+  stream(request: ModelRequest, onDelta: DeltaHandler, options?: GenerateOptions): Promise<ModelResponse>;
+}
+
+/** Whether `model` implements the streaming port. */
+export function isStreamingModel(model: Model): model is StreamingModel {
+  return typeof (model as Partial<StreamingModel>).stream === 'function';
+}

@@ -1,0 +1,35 @@
+/** One block of assistant reasoning. Signatures and redacted payloads are opaque and immutable. */
+export interface ThinkingBlock {
+  /** Readable reasoning text. */
+  text?: string;
+  /** Provider signature that must be replayed with `text`. */
+  signature?: string;
+  /** Encrypted reasoning the provider hid; replayed unchanged. */
+  redacted?: string;
+}
+
+/** A text-only thinking block. */
+export function thinkingText(text: string): ThinkingBlock {
+  return { text };
+}
+
+/** A thinking block with its provider signature. */
+export function signedThinking(text: string, signature: string): ThinkingBlock {
+  return { text, signature };
+}
+
+/** A redacted thinking block. */
+export function redactedThinking(data: string): ThinkingBlock {
+  return { redacted: data };
+}
+
+/** Returns why `block` is invalid, or `undefined` when it is valid. */
+export function thinkingProblem(block: ThinkingBlock): string | undefined {
+  const hasText = block.text !== undefined && block.text !== '';
+  const hasRedacted = block.redacted !== undefined && block.redacted !== '';
+  const hasSignature = block.signature !== undefined && block.signature !== '';
+  if (!hasText && !hasRedacted) return 'thinking block has neither text nor redacted data';
+  if (hasText && hasRedacted) return 'thinking block has both text and redacted data; set exactly one';
+  if (hasRedacted && hasSignature) return 'a redacted thinking block cannot carry a signature';
+  return undefined;
+}
