@@ -6,6 +6,7 @@ import type { EngineConfig } from './engine/run-config';
 import { defaultBackoff, timerSleep } from './engine/retry';
 import type { Tool } from './tool/tool';
 import { toolSpec } from './tool/tool';
+import { isArrayValue, isRecord } from './model/guards';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -14,12 +15,12 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * engine configuration. Throws `ConfigError` naming the field and the fix.
  */
 export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): EngineConfig<Deps> {
-  if (typeof config !== 'object' || (config as unknown) === null) throw new ConfigError('Agent needs a configuration object with at least `model`');
-  const model = config.model as AgentConfig<Deps, Output>['model'] | undefined;
-  if (model === undefined || model === null || typeof model.generate !== 'function') {
+  if (!isRecord(config)) throw new ConfigError('Agent needs a configuration object with at least `model`');
+  const model = config.model;
+  if (!isRecord(model) || typeof (model as unknown as Record<string, unknown>).generate !== 'function') {
     throw new ConfigError('Agent needs `model`: an object with generate(request, options)');
   }
-  if (config.output !== undefined && typeof config.output !== 'function') {
+  if (config.output !== undefined && typeof (config.output as unknown) !== 'function') {
     throw new ConfigError('Agent `output` must be a decoder function (response, ctx) => output, e.g. decodeJSON()');
   }
   const maxIterations = integer('maxIterations', config.maxIterations, 10, 1);
@@ -104,7 +105,7 @@ function resolveOutputTool(value: NonNullable<AgentConfig<unknown, unknown>['out
 }
 
 function registerTools<Deps>(tools: readonly Tool<Deps>[]): Map<string, Tool<Deps>> {
-  if (!Array.isArray(tools)) throw new ConfigError('Agent `tools` must be an array of tools (see defineTool)');
+  if (!isArrayValue(tools)) throw new ConfigError('Agent `tools` must be an array of tools (see defineTool)');
   const registered = new Map<string, Tool<Deps>>();
   for (const [i, tool] of tools.entries()) {
     const at = `Agent \`tools[${i}]\``;

@@ -2,11 +2,17 @@ import type { Delta } from './model/delta';
 import { describeError } from './model/error-base';
 import type { Message } from './model/message';
 import { cloneMessage } from './model/message';
+import { isArrayValue } from './model/guards';
 import type { DeltaHandler } from './model/model';
 import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
 import type { ModelSettings } from './model/request';
-import type { AgentConfig, OptionsArg, RunOptions, RunOptionsBase, StreamOptions } from './agent-config';
+import type { AgentConfig, OptionsArg, ResumeOptions, RunOptions, RunOptionsBase, StreamOptions } from './agent-config';
+import type { AgentToolOptions } from './agent-tool';
+import { agentTool } from './agent-tool';
+import type { DeferredResults } from './engine/deferred-types';
+import { checkApprovedTools, matchResolutions, resolveCalls, spliceResolutions } from './engine/resume';
+import type { Tool } from './tool/tool';
 import { resolveConfig } from './agent-validate';
 import { DeltaQueue } from './engine/delta-stream';
 import { ConfigError, RunInputError } from './engine/errors';
@@ -14,7 +20,7 @@ import type { RunObserver } from './engine/events';
 import type { HistoryProcessor } from './engine/history-processor';
 import type { Instructions, RunContext } from './engine/instructions';
 import { resolveInstructions } from './engine/instructions';
-import { repairHistory } from './engine/repair';
+import { repairHistory, unansweredCalls } from './engine/repair';
 import type { Result } from './engine/result';
 import { executeRun } from './engine/run';
 import type { EngineConfig, RunSettings } from './engine/run-config';
@@ -45,7 +51,7 @@ export class Agent<Deps = undefined, Output = string> {
 
   constructor(config: AgentConfig<Deps, Output>) {
     this.engine = resolveConfig(config);
-    this.decoder = config.output ?? (decodeText() as unknown as OutputDecoder<Output>);
+    this.decoder = config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
     this.historyProcessor = config.historyProcessor;
     this.modelSettings = config.modelSettings;
@@ -55,7 +61,13 @@ export class Agent<Deps = undefined, Output = string> {
 
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
   async run(prompt: string, ...[options]: OptionsArg<Deps, RunOptions<Deps>>): Promise<Result<Output>> {
-    const state = await this.prepare(prompt, (options ?? {}) as RunOptions<Deps>, undefined);
+    const state = await this.prepare(prompt, (options ?? {}), undefined);
+    return executeRun(this.engine, this.decoder, state);
+  }
+
+  /** `run` with options typed loosely, for internal callers that always pass deps. */
+  private async runWith(prompt: string, options: RunOptionsBase & { deps?: Deps }): Promise<Result<Output>> {
+    const state = await this.prepare(prompt, options, undefined);
     return executeRun(this.engine, this.decoder, state);
   }
 
@@ -83,18 +95,55 @@ export class Agent<Deps = undefined, Output = string> {
       }
     })();
     result.catch(() => undefined);
-    return Object.assign(queue, { result }) as unknown as RunStream<Output>;
+    return Object.assign(queue, { result });
+  }
+
+  /**
+   * Resumes a run that paused on deferred calls: `history` is the paused result's messages and
+   * `results` resolves every pending call exactly once (validated before any model call).
+   * Approved calls re-run with `ctx.approved`; denials and external results become the calls'
+   * results in emission order. An empty `prompt` adds no user message. The run may pause again.
+   */
+  async resume(history: readonly Message[], results: DeferredResults, ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>): Promise<Result<Output>> {
+    const opts = (options ?? {}) as ResumeOptions<Deps>;
+    const prompt = opts.prompt ?? '';
+    const { run, processed, parts } = await this.start(prompt, { ...opts, history }, undefined);
+    const resolutions = matchResolutions(unansweredCalls(processed), results);
+    checkApprovedTools(this.engine, resolutions);
+    const state = new RunState(run, [...processed]);
+    const resolved = await resolveCalls(this.engine, state, resolutions);
+    state.messages = await this.build(run, spliceResolutions(processed, resolved), prompt, parts, prompt !== '' || parts.length > 0);
+    return executeRun(this.engine, this.decoder, state);
+  }
+
+  /**
+   * This agent as a tool for another agent with the same `Deps`: the model passes `{ prompt }`,
+   * the sub-run gets the delegating run's deps and signal, and the output is rendered to text
+   * (strings as-is, anything else as JSON, or by `render`).
+   */
+  asTool(name: string, description: string, options: AgentToolOptions<Output> = {}): Tool<Deps> {
+    const runner = { run: (prompt: string, o: { deps: Deps; signal: AbortSignal }) => this.runWith(prompt, o) };
+    return agentTool<Deps, Output>(runner, name, description, options);
   }
 
   /** The run-start pipeline (spec §4.1): processor, validation, instructions, repair, prompt. */
-  protected async prepare(prompt: string, options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined, appendPrompt = true): Promise<RunState<Deps>> {
+  protected async prepare(prompt: string, options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined): Promise<RunState<Deps>> {
+    const { run, processed, parts } = await this.start(prompt, options, onDelta);
+    return new RunState(run, await this.build(run, processed, prompt, parts, true));
+  }
+
+  private async start(prompt: string, options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined) {
     if (typeof prompt !== 'string') throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
     const run = this.runSettings(options, onDelta);
-    const history = await this.processHistory(options.history ?? [], run.signal);
+    const processed = await this.processHistory(options.history ?? [], run.signal);
     const parts: readonly Part[] = options.parts ?? [];
-    if (!Array.isArray(parts)) throw new RunInputError('parts must be an array of image parts');
+    if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
     validatePromptParts(parts);
-    validateHistory(history);
+    validateHistory(processed);
+    return { run, processed, parts };
+  }
+
+  private async build(run: RunSettings<Deps>, history: readonly Message[], prompt: string, parts: readonly Part[], appendPrompt: boolean): Promise<Message[]> {
     const ctx: RunContext<Deps> = { deps: run.deps, signal: run.signal };
     const instructions = await resolveInstructions(this.instructions, ctx);
     const messages: Message[] = [];
@@ -105,7 +154,7 @@ export class Agent<Deps = undefined, Output = string> {
       if (parts.length > 0) user.parts = [...parts];
       messages.push(user);
     }
-    return new RunState(run, messages);
+    return messages;
   }
 
   private runSettings(options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined): RunSettings<Deps> {
@@ -130,13 +179,13 @@ export class Agent<Deps = undefined, Output = string> {
   }
 
   private async processHistory(history: readonly Message[], signal: AbortSignal): Promise<Message[]> {
-    if (!Array.isArray(history)) throw new RunInputError('history must be an array of messages');
+    if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
     const copy = history.map((m) => (typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m));
     if (this.historyProcessor === undefined) return copy;
     try {
       const processed = await this.historyProcessor(copy, { signal });
       if (processed === undefined || processed === null) return [];
-      if (!Array.isArray(processed)) throw new TypeError('it returned something other than an array of messages');
+      if (!isArrayValue(processed)) throw new TypeError('it returned something other than an array of messages');
       return processed;
     } catch (cause) {
       throw new RunInputError(`history processor failed: ${describeError(cause)}`, { cause });

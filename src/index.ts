@@ -6,6 +6,8 @@
  */
 export { Agent } from './agent';
 export type { RunStream } from './agent';
+export type { AgentToolOptions } from './agent-tool';
+export { DelegationError } from './agent-tool';
 export type { AgentConfig, RunOptions, RunOptionsBase, StreamOptions, ResumeOptions } from './agent-config';
 
 export type {
@@ -33,6 +35,9 @@ export type {
   DeltaHandler,
   ModelHTTPErrorInit,
   JsonLimits,
+  JsonPathSegment,
+  RawJsonOptions,
+  FallbackOptions,
 } from './model/index';
 export {
   ROLES,
@@ -70,6 +75,23 @@ export {
   UnsafeJsonError,
   parseUntrustedJson,
   isValidJson,
+  isArrayValue,
+  isRecord,
+  showValue,
+  HistoryFormatError,
+  encodeMessages,
+  encodeMessage,
+  decodeMessages,
+  parseHistory,
+  ARGS_MAX_DEPTH,
+  HISTORY_DEFAULT_LIMITS,
+  RawJson,
+  JsonParseError,
+  parseJsonWithRaw,
+  compactJson,
+  FallbackModel,
+  FallbackExhaustedError,
+  FallbackConfigError,
 } from './model/index';
 
 export type { Tool, ApprovalPolicy, ToolContext, ToolDefinition, DeferralKind } from './tool/index';

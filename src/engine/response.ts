@@ -3,6 +3,8 @@ import type { Message, ToolCall } from '../model/message';
 import type { ModelResponse } from '../model/response';
 import type { ThinkingBlock } from '../model/thinking';
 import type { Usage } from '../model/usage';
+import { isRecord } from '../model/guards';
+import { showValue } from '../model/error-base';
 
 /**
  * Validates and normalises what a model returned, without mutating it: the role defaults to
@@ -12,11 +14,11 @@ import type { Usage } from '../model/usage';
  */
 export function normaliseResponse(raw: unknown, requestNumber: number): ModelResponse {
   if (typeof raw !== 'object' || raw === null) throw new ModelResponseError('the model returned no response object', raw);
-  const response = raw as Partial<ModelResponse>;
-  const message = response.message as Partial<Message> | undefined;
-  if (typeof message !== 'object' || message === null) throw new ModelResponseError('the response has no message', raw);
+  const response = raw as Partial<Record<keyof ModelResponse, unknown>>;
+  const message = response.message;
+  if (!isRecord(message)) throw new ModelResponseError('the response has no message', raw);
   const role = message.role ?? 'assistant';
-  if (role !== 'assistant') throw new ModelResponseError(`the response message has role ${JSON.stringify(role)}; expected "assistant"`, raw);
+  if (role !== 'assistant') throw new ModelResponseError(`the response message has role ${showValue(role)}; expected "assistant"`, raw);
   const normalised: Message = { role: 'assistant' };
   if (message.content !== undefined && message.content !== null) {
     if (typeof message.content !== 'string') throw new ModelResponseError('the response content is not a string', raw);

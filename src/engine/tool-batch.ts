@@ -19,7 +19,7 @@ export interface BatchResult {
 
 /** Finds a correctable rejection, not looking inside nested runs' errors (decision D10). */
 export function findModelRetry(error: unknown): ModelRetry | undefined {
-  return findError(error, ModelRetry.is, { stopAt: RunError.is });
+  return findError(error, (e) => ModelRetry.is(e), { stopAt: (e) => RunError.is(e) });
 }
 
 /**
@@ -51,8 +51,8 @@ export async function runBatch<Deps>(
       messages.push({ role: 'tool', content: outcome.text, toolCallId: call.id, toolName: call.name });
       continue;
     }
-    const deferred = outcome.cancelled ? undefined : findError(outcome.error, Deferred.is, { stopAt: RunError.is });
-    if (deferred !== undefined && (deferred.deferral === 'approval' || deferred.deferral === 'external')) {
+    const deferred = outcome.cancelled ? undefined : findDeferred(outcome.error);
+    if (deferred !== undefined && ['approval', 'external'].includes(deferred.deferral)) {
       const entry: PendingToolCall = { callId: call.id, toolName: call.name, args: call.args, reason: deferred.reason };
       (deferred.deferral === 'approval' ? pending.approvals : pending.external).push(entry);
       continue;
@@ -68,6 +68,11 @@ export async function runBatch<Deps>(
     throw state.fail('tool', new ToolError(call.name, call.id, cause));
   }
   return { messages, pending };
+}
+
+/** Finds a deferral signal, not looking inside nested runs' errors. */
+function findDeferred(error: unknown): Deferred | undefined {
+  return findError(error, (e) => Deferred.is(e), { stopAt: (e) => RunError.is(e) });
 }
 
 function retryLimit<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps> | undefined): number {
@@ -136,7 +141,7 @@ async function executeGroups<Deps>(
 
 function finishEvent<Deps>(state: RunState<Deps>, turn: number, call: ToolCall, outcome: ToolOutcome): void {
   const base = { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
-  if (!outcome.ok && !outcome.cancelled && findError(outcome.error, Deferred.is, { stopAt: RunError.is }) !== undefined) {
+  if (!outcome.ok && !outcome.cancelled && findDeferred(outcome.error) !== undefined) {
     state.emit({ kind: 'deferred', ...base });
     return;
   }

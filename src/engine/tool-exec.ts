@@ -28,18 +28,18 @@ export interface ExecutionInput<Deps> {
  * run wins, then a passed deadline (even over a late success), then the tool's own outcome.
  */
 export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
-  const { tool, call, runSignal, timeout } = input;
+  const { tool, runSignal, timeout } = input;
   if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
   const controller = new AbortController();
   const onRunAbort = (): void => {
     controller.abort(runSignal.reason);
   };
   runSignal.addEventListener('abort', onRunAbort, { once: true });
-  let deadlinePassed = false;
+  const deadline = { passed: false };
   const timer =
     timeout > 0
       ? setTimeout(() => {
-          deadlinePassed = true;
+          deadline.passed = true;
           controller.abort(new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`));
         }, timeout)
       : undefined;
@@ -52,9 +52,14 @@ export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<To
     if (timer !== undefined) clearTimeout(timer);
     runSignal.removeEventListener('abort', onRunAbort);
   }
-  if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
-  if (deadlinePassed) return { ok: false, error: cancellationError(controller.signal), cancelled: true };
+  if (isAborted(runSignal)) return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  if (deadline.passed) return { ok: false, error: cancellationError(controller.signal), cancelled: true };
   return outcome;
+}
+
+/** Reads `aborted` afresh (control-flow narrowing would keep an earlier check's result). */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
 
 async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): Promise<string> {

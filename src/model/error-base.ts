@@ -38,9 +38,15 @@ export function hasKind(value: unknown, kind: string): boolean {
 export function describeError(value: unknown): string {
   if (value instanceof Error) return value.message;
   if (typeof value === 'string') return value;
+  return showValue(value);
+}
+
+/** JSON text of a value for messages, falling back to its type when it has none. */
+export function showValue(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    const text: unknown = JSON.stringify(value);
+    return typeof text === 'string' ? text : typeof value;
   } catch {
-    return String(value);
+    return typeof value;
   }
 }

@@ -27,7 +27,7 @@ export function imageData(mediaType: string, data: Uint8Array): Part {
  * url and data both set, neither set, data without a media type.
  */
 export function partProblem(part: Part): string | undefined {
-  if ((part.kind as string) !== 'image') return `unsupported part kind "${String(part.kind)}"`;
+  if ((part.kind as string) !== 'image') return `unsupported part kind "${part.kind as string}"`;
   const hasUrl = part.url !== undefined && part.url !== '';
   const hasData = part.data !== undefined && part.data.length > 0;
   if (hasUrl && hasData) return 'image part has both url and data; set exactly one';

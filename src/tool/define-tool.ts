@@ -2,6 +2,8 @@ import type { JsonSchema } from '../model/json';
 import type { ApprovalPolicy, Tool } from './tool';
 import type { ToolContext } from './context';
 import { ToolDefinitionError } from './errors';
+import { isRecord } from '../model/guards';
+import { showValue } from '../model/error-base';
 
 /** What {@link defineTool} accepts. */
 export interface ToolDefinition<Deps, Args> {
@@ -26,10 +28,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Builds a validated, frozen {@link Tool}. Throws {@link ToolDefinitionError} naming the fix. */
 export function defineTool<Deps = unknown, Args = unknown>(definition: ToolDefinition<Deps, Args>): Tool<Deps> {
-  const raw = definition as Partial<ToolDefinition<Deps, Args>> | undefined;
-  if (raw === undefined || raw === null || typeof raw !== 'object') {
+  if (!isRecord(definition)) {
     throw new ToolDefinitionError('', 'defineTool needs a definition object { name, schema, execute }');
   }
+  const raw = definition as Partial<ToolDefinition<Deps, Args>>;
   const name = raw.name;
   if (typeof name !== 'string' || name === '') {
     throw new ToolDefinitionError('', 'tool has no name: set `name` to 1–64 letters, digits, "_" or "-"');
@@ -86,6 +88,6 @@ function normaliseSchema(name: string, schema: unknown): JsonSchema {
 function checkNonNegative(name: string, field: string, value: unknown, integer: boolean): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new ToolDefinitionError(name, `tool "${name}": \`${field}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`);
+    throw new ToolDefinitionError(name, `tool "${name}": \`${field}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${showValue(value)}`);
   }
 }

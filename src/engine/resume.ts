@@ -1,0 +1,132 @@
+import { isCancellation } from '../model/cancellation';
+import type { Message, ToolCall } from '../model/message';
+import { findError } from '../model/error-chain';
+import { Deferred } from '../tool/errors';
+import type { Approval, DeferredResults } from './deferred-types';
+import { RunError, RunInputError, ToolError } from './errors';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { deniedText } from './texts';
+import { executeTool } from './tool-exec';
+
+/** One pending call's resolution. Internal. */
+type Resolution = { call: ToolCall } & ({ kind: 'approval'; approval: Approval } | { kind: 'external'; text: string });
+
+function entries<V>(map: Record<string, V> | Map<string, V> | undefined): Map<string, V> {
+  if (map === undefined) return new Map();
+  if (map instanceof Map) return new Map(map);
+  return new Map(Object.entries(map));
+}
+
+/**
+ * Pairs every pending call of `history` with exactly one resolution (spec §21.2 steps 2–3).
+ * Throws `RunInputError` on a call without id, no pending calls, a missing or unknown id, or an id
+ * resolved twice.
+ */
+export function matchResolutions(pending: readonly ToolCall[], results: DeferredResults): Resolution[] {
+  if (typeof results !== 'object' || (results as unknown) === null) throw new RunInputError('resume needs deferred results { approvals, external }');
+  for (const call of pending) if (call.id === '') throw new RunInputError(`resume: pending call to "${call.name}" has no id and cannot be resolved`);
+  if (pending.length === 0) throw new RunInputError('resume: the history has no pending tool calls to resolve');
+  const approvals = entries(results.approvals);
+  const external = entries(results.external);
+  const ids = new Set(pending.map((c) => c.id));
+  for (const id of approvals.keys()) {
+    if (external.has(id)) throw new RunInputError(`resume: call "${id}" is resolved both as an approval and as an external result`);
+    if (!ids.has(id)) throw new RunInputError(`resume: approval for unknown call "${id}"`);
+  }
+  for (const id of external.keys()) if (!ids.has(id)) throw new RunInputError(`resume: external result for unknown call "${id}"`);
+  return pending.map((call): Resolution => {
+    const approval = approvals.get(call.id);
+    if (approval !== undefined) {
+      if (typeof approval !== 'object' || typeof approval.approved !== 'boolean') {
+        throw new RunInputError(`resume: approval for call "${call.id}" needs a boolean \`approved\``);
+      }
+      return { call, kind: 'approval', approval };
+    }
+    const text = external.get(call.id);
+    if (text === undefined) throw new RunInputError(`resume: pending call "${call.id}" (${call.name}) has no resolution`);
+    if (typeof text !== 'string') throw new RunInputError(`resume: external result for call "${call.id}" must be a string`);
+    return { call, kind: 'external', text };
+  });
+}
+
+/** Checks that every approved call names a registered tool, before anything runs. */
+export function checkApprovedTools<Deps>(config: EngineConfig<Deps>, resolutions: readonly Resolution[]): void {
+  for (const r of resolutions) {
+    if (r.kind === 'approval' && r.approval.approved && !config.registered.has(r.call.name)) {
+      throw new RunInputError(`resume: approved call "${r.call.id}" names tool "${r.call.name}", which this agent does not register`);
+    }
+  }
+}
+
+/**
+ * Produces each call's result text: approved calls re-execute with `ctx.approved` set under the
+ * tool timeout policy (a failure or a second deferral fails the run at the `tool` stage); denials
+ * become the denial text; external results pass verbatim.
+ */
+export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>, resolutions: readonly Resolution[]): Promise<Map<string, Message>> {
+  const results = new Map<string, Message>();
+  for (const r of resolutions) {
+    const { call } = r;
+    let content: string;
+    if (r.kind === 'external') content = r.text;
+    else if (!r.approval.approved) content = deniedText(r.approval.reason);
+    else {
+      const tool = config.registered.get(call.name);
+      if (tool === undefined) throw new RunInputError(`resume: tool "${call.name}" is not registered`);
+      state.emit({ kind: 'tool_start', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+      const outcome = await executeTool({
+        tool,
+        call,
+        deps: state.run.deps,
+        runSignal: state.run.signal,
+        timeout: tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout,
+        approved: true,
+        retry: 0,
+      });
+      state.toolCalls++;
+      state.emit(outcome.ok ? { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, result: outcome.text } : { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, error: outcome.error });
+      if (!outcome.ok) {
+        const deferredAgain = !isCancellation(outcome.error) && findError(outcome.error, (e) => Deferred.is(e), { stopAt: (e) => RunError.is(e) }) !== undefined;
+        const cause = deferredAgain ? new RunInputError(`approved call "${call.id}" deferred again; an approved re-run must produce a result`, { cause: outcome.error }) : outcome.error;
+        throw state.fail('tool', new ToolError(call.name, call.id, cause));
+      }
+      content = outcome.text;
+    }
+    results.set(call.id, { role: 'tool', content, toolCallId: call.id, toolName: call.name });
+  }
+  return results;
+}
+
+/**
+ * Splices resolutions into the history (spec §21.2 step 5): the last assistant turn's calls get
+ * their results in emission order (existing results and resolutions interleaved), unconsumed tool
+ * messages after that turn follow, and resolutions for older turns' calls come last, by call id.
+ */
+export function spliceResolutions(history: readonly Message[], resolved: ReadonlyMap<string, Message>): Message[] {
+  let last = -1;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m?.role === 'assistant' && (m.toolCalls ?? []).length > 0) {
+      last = i;
+      break;
+    }
+  }
+  const lastTurn = last >= 0 ? (history[last]?.toolCalls ?? []) : [];
+  const before = history.slice(0, last + 1);
+  const after = history.slice(last + 1);
+  const byId = new Map<string, Message>();
+  const rest: Message[] = [];
+  const lastIds = new Set(lastTurn.map((c) => c.id));
+  for (const m of after) {
+    if (m.role === 'tool' && m.toolCallId !== undefined && lastIds.has(m.toolCallId) && !byId.has(m.toolCallId)) byId.set(m.toolCallId, m);
+    else rest.push(m);
+  }
+  const ordered: Message[] = [];
+  for (const call of lastTurn) {
+    const message = resolved.get(call.id) ?? byId.get(call.id);
+    if (message !== undefined) ordered.push(message);
+  }
+  const older = [...resolved.entries()].filter(([id]) => !lastIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...before, ...ordered, ...rest, ...older.map(([, m]) => m)];
+}
