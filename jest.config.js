@@ -16,4 +16,5 @@ module.exports = {
     '^golem/testing$': '<rootDir>/src/testing/index.ts',
   },
   clearMocks: true,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

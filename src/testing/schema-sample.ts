@@ -62,8 +62,9 @@ class RecursiveRefError extends SchemaSampleError {}
  * `$ref` resolves local JSON Pointers (`#/$defs/…`, `#/definitions/…`, `#`); a reference
  * re-entered while it is expanded ends the recursion where the schema allows it (an optional
  * property is left out, an array stops at `minItems`, a nullable type or another `anyOf` branch
- * is used). `not`, `if`, `contains`, the `dependent*` keywords, dynamic references, remote
- * references and contradictions throw a {@link SchemaSampleError} naming the schema path.
+ * is used, a nullable target gives `null`). `not`, `if`, `contains`, the `dependent*` keywords,
+ * dynamic and remote references, `propertyNames` on a non-empty object, and contradictions throw
+ * a {@link SchemaSampleError} naming the schema path.
  */
 export function sampleFromSchema(
   schema: JsonSchema | boolean,
@@ -173,6 +174,15 @@ function typesOf(schema: Schema, path: string): TypeName[] {
   });
 }
 
+/** Whether a schema says outright that `null` is valid (`type` includes it, or `nullable`). */
+function acceptsNull(schema: unknown): boolean {
+  if (!isSchema(schema)) return schema === true;
+  const type = schema.type;
+  return (
+    schema.nullable === true || type === 'null' || (Array.isArray(type) && type.includes('null'))
+  );
+}
+
 function inferType(schema: Schema): TypeName | undefined {
   const hints: Array<[TypeName, readonly string[]]> = [
     [
@@ -194,6 +204,7 @@ function sampleRef(ctx: Context, schema: Schema, path: string, variant: number):
   const target = resolveRef(ctx, ref, path);
   const refPath = ref as string;
   if (ctx.refs.includes(refPath)) {
+    if (acceptsNull(target)) return null;
     throw new RecursiveRefError(path, `recursive $ref "${refPath}" has no finite value here`);
   }
   const siblings = withoutKeys(schema, ['$ref']);

@@ -36,8 +36,7 @@ export interface TestModelOptions {
  *    generated arguments; or, when `request.outputSchema` is set, answers with the JSON of a value
  *    generated from it; or answers `text`; or answers a JSON object mapping each tool that
  *    produced a result since the last user message to its latest result text (keys in first-call
- *    order), e.g.
- *    `{"get_weather":"sunny"}` — `success (no tool calls)` when there was none.
+ *    order), e.g. `{"get_weather":"sunny"}` — `success (no tool calls)` when there was none.
  *
  * Usage is a deterministic estimate: input tokens = whitespace-separated words in the request
  * messages (contents and tool-call argument texts), output tokens = words in the response
@@ -58,7 +57,11 @@ export class TestModel implements StreamingModel {
 
   /** Creates a test model. */
   constructor(options: TestModelOptions = {}) {
-    this.options = { ...options };
+    const callTools = options.callTools;
+    this.options = {
+      ...options,
+      ...(typeof callTools === 'object' && { callTools: [...callTools] }),
+    };
     this.name = options.name ?? 'test';
   }
 
