@@ -46,7 +46,8 @@ function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): To
       throw new ModelResponseError(`toolCalls[${index}].id is not a string`, raw);
     }
     let id = typeof call.id === 'string' && call.id !== '' ? call.id : `golem_${requestNumber}_${index}`;
-    if (seen.has(id)) id = `${id}_${index}`;
+    const base = id;
+    for (let n = index; seen.has(id); n++) id = `${base}_${n}`;
     seen.add(id);
     const normalised: ToolCall = { id, name: call.name, args: normaliseArgs(call.args, index, raw) };
     if (typeof call.signature === 'string' && call.signature !== '') normalised.signature = call.signature;
