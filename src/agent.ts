@@ -38,7 +38,7 @@ export interface RunStream<Output> extends AsyncIterable<Delta> {
  * An agent: a model, instructions, tools and a typed output boundary. Construction validates
  * the configuration (throwing `ConfigError`); runs fail with `RunError` carrying partial evidence.
  */
-export class Agent<Deps = undefined, Output = string> {
+export class Agent<Deps = unknown, Output = string> {
   /** @internal */
   protected readonly engine: EngineConfig<Deps>;
   /** @internal */

@@ -11,11 +11,19 @@ export const INTERRUPTED_RESULT =
  */
 export function repairHistory(history: readonly Message[]): Message[] {
   const pending = new Map<string, { owner: number; call: ToolCall }>();
+  /** Calls whose id a later assistant message reused before they were answered. */
+  const displaced: { owner: number; call: ToolCall }[] = [];
   const keep: boolean[] = new Array<boolean>(history.length).fill(true);
   let changed = false;
   for (const [index, message] of history.entries()) {
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) if (call.id !== '') pending.set(call.id, { owner: index, call });
+      for (const call of message.toolCalls ?? []) {
+        if (call.id === '') continue;
+        const earlier = pending.get(call.id);
+        if (earlier?.owner === index) continue; // a repeated id within one message is one call
+        if (earlier !== undefined) displaced.push(earlier);
+        pending.set(call.id, { owner: index, call });
+      }
     } else if (message.role === 'tool') {
       const id = message.toolCallId ?? '';
       const entry = id === '' ? undefined : pending.get(id);
@@ -28,7 +36,7 @@ export function repairHistory(history: readonly Message[]): Message[] {
     }
   }
   const unanswered = new Map<number, ToolCall[]>();
-  for (const { owner, call } of pending.values()) {
+  for (const { owner, call } of [...displaced, ...pending.values()]) {
     const list = unanswered.get(owner) ?? [];
     list.push(call);
     unanswered.set(owner, list);
