@@ -139,6 +139,7 @@ export {
   trimHistory,
   repairHistory,
   unansweredCalls,
+  historyFromPartial,
   INTERRUPTED_RESULT,
   defaultBackoff,
   timerSleep,

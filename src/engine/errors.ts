@@ -18,6 +18,12 @@ export interface PartialEvidence {
   requests: number;
   /** Tool executions attempted. */
   toolCalls: number;
+  /**
+   * Results of the failing batch's calls that did complete (emission order), present when the run
+   * failed inside a tool batch after some calls completed; they are not part of `messages`. `historyFromPartial` joins them so a
+   * continuation neither loses nor re-runs completed work.
+   */
+  toolResults?: Message[];
 }
 
 /**

@@ -15,7 +15,7 @@ export type { RunEvent, RunEventKind, RunObserver } from './events';
 export type { HistoryProcessor, HistoryProcessorContext } from './history-processor';
 export { trimHistory } from './history-processor';
 export type { RunContext, Instructions, InstructionsFunction } from './instructions';
-export { repairHistory, unansweredCalls, INTERRUPTED_RESULT } from './repair';
+export { repairHistory, unansweredCalls, historyFromPartial, INTERRUPTED_RESULT } from './repair';
 export type { Backoff, Sleep } from './retry';
 export { defaultBackoff, timerSleep } from './retry';
 export type { OutputToolConfig } from './run-config';

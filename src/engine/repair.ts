@@ -56,14 +56,33 @@ export function repairHistory(history: readonly Message[]): Message[] {
   return repaired;
 }
 
+/**
+ * The history to continue a failed run with: its evidence, the completed results of the batch it
+ * failed in, and repair (interrupted results for the calls that never finished).
+ */
+export function historyFromPartial(partial: { messages: readonly Message[]; toolResults?: readonly Message[] }): Message[] {
+  return repairHistory([...partial.messages, ...(partial.toolResults ?? [])]);
+}
+
 /** Calls in `history` that have no matching tool result, in emission order. */
 export function unansweredCalls(history: readonly Message[]): ToolCall[] {
-  const answered = new Set<string>();
-  for (const message of history) if (message.role === 'tool' && message.toolCallId) answered.add(message.toolCallId);
-  const calls: ToolCall[] = [];
+  const open = new Map<string, ToolCall>();
+  const unanswered = new Set<ToolCall>();
   for (const message of history) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.toolCalls ?? []) if (!answered.has(call.id)) calls.push(call);
+    if (message.role === 'assistant') {
+      const ids = new Set<string>();
+      for (const call of message.toolCalls ?? []) {
+        if (call.id !== '' && ids.has(call.id)) continue; // a repeated id within one message is one call
+        ids.add(call.id);
+        unanswered.add(call);
+        if (call.id !== '') open.set(call.id, call);
+      }
+    } else if (message.role === 'tool' && message.toolCallId !== undefined) {
+      const call = open.get(message.toolCallId);
+      if (call === undefined) continue;
+      open.delete(message.toolCallId);
+      unanswered.delete(call);
+    }
   }
-  return calls;
+  return [...unanswered];
 }

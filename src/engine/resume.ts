@@ -1,9 +1,8 @@
 import { isCancellation } from '../model/cancellation';
 import type { Message, ToolCall } from '../model/message';
-import { findError } from '../model/error-chain';
-import { Deferred } from '../tool/errors';
+import { findDeferred } from './tool-batch';
 import type { Approval, DeferredResults } from './deferred-types';
-import { RunError, RunInputError, ToolError } from './errors';
+import { RunInputError, ToolError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { deniedText } from './texts';
@@ -87,7 +86,7 @@ export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunS
       state.toolCalls++;
       state.emit(outcome.ok ? { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, result: outcome.text } : { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, error: outcome.error });
       if (!outcome.ok) {
-        const deferredAgain = !isCancellation(outcome.error) && findError(outcome.error, (e) => Deferred.is(e), { stopAt: (e) => RunError.is(e) }) !== undefined;
+        const deferredAgain = !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;
         const cause = deferredAgain ? new RunInputError(`approved call "${call.id}" deferred again; an approved re-run must produce a result`, { cause: outcome.error }) : outcome.error;
         throw state.fail('tool', new ToolError(call.name, call.id, cause));
       }

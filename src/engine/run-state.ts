@@ -36,14 +36,16 @@ export class RunState<Deps> {
   }
 
   /** The evidence for a failure, absent when this run produced none (decision D5). */
-  partial(): PartialEvidence | undefined {
+  partial(toolResults: readonly Message[] = []): PartialEvidence | undefined {
     const produced = this.completedTurns > 0 || this.toolCalls > 0 || this.usage.inputTokens + this.usage.outputTokens > 0;
     if (!produced) return undefined;
-    return { messages: [...this.messages], usage: { ...this.usage }, requests: this.requests, toolCalls: this.toolCalls };
+    const partial: PartialEvidence = { messages: [...this.messages], usage: { ...this.usage }, requests: this.requests, toolCalls: this.toolCalls };
+    if (toolResults.length > 0) partial.toolResults = [...toolResults];
+    return partial;
   }
 
-  /** A `RunError` at `stage` carrying this run's partial evidence. */
-  fail(stage: RunStage, cause: unknown): RunError {
-    return new RunError(stage, cause, this.partial());
+  /** A `RunError` at `stage` carrying this run's partial evidence (and a failing batch's completed results). */
+  fail(stage: RunStage, cause: unknown, toolResults: readonly Message[] = []): RunError {
+    return new RunError(stage, cause, this.partial(toolResults));
   }
 }

@@ -19,6 +19,7 @@ export interface BatchResult {
 
 /** Finds a correctable rejection, not looking inside nested runs' errors (decision D10). */
 export function findModelRetry(error: unknown): ModelRetry | undefined {
+  if (RunError.is(error)) return undefined;
   return findError(error, (e) => ModelRetry.is(e), { stopAt: (e) => RunError.is(e) });
 }
 
@@ -65,13 +66,25 @@ export async function runBatch<Deps>(
       continue;
     }
     const cause = used > 0 && !outcome.cancelled ? new AttemptsExhaustedError('tool', used + 1, outcome.error) : outcome.error;
-    throw state.fail('tool', new ToolError(call.name, call.id, cause));
+    throw state.fail('tool', new ToolError(call.name, call.id, cause), completedResults(messages, calls, outcomes, index));
   }
   return { messages, pending };
 }
 
+/** Results already classified, plus the successful results of the calls after the failing one. */
+function completedResults(classified: readonly Message[], calls: readonly ToolCall[], outcomes: readonly (ToolOutcome | undefined)[], failed: number): Message[] {
+  const results = [...classified];
+  for (let i = failed + 1; i < calls.length; i++) {
+    const outcome = outcomes[i];
+    const call = calls[i];
+    if (outcome?.ok === true && call !== undefined) results.push({ role: 'tool', content: outcome.text, toolCallId: call.id, toolName: call.name });
+  }
+  return results;
+}
+
 /** Finds a deferral signal, not looking inside nested runs' errors. */
-function findDeferred(error: unknown): Deferred | undefined {
+export function findDeferred(error: unknown): Deferred | undefined {
+  if (RunError.is(error)) return undefined;
   return findError(error, (e) => Deferred.is(e), { stopAt: (e) => RunError.is(e) });
 }
 

@@ -100,8 +100,9 @@ export class FallbackModel implements StreamingModel {
       } catch (error) {
         if (signal?.aborted === true) throw cancellationError(signal);
         errors.push(error);
-        if (committed() || !this.shouldFallback(error)) throw error;
+        if (committed()) throw error;
         if (i === this.models.length - 1) throw new FallbackExhaustedError(errors);
+        if (!this.shouldFallback(error)) throw error;
       }
     }
     throw new FallbackConfigError('FallbackModel has no members');

@@ -10,6 +10,8 @@ import {
   ToolError,
   UndeclaredToolError,
   defineTool,
+  historyFromPartial,
+  INTERRUPTED_RESULT,
   errorChain,
   findError,
   isCancellation,
@@ -356,7 +358,15 @@ describe('§6 run failures', () => {
       usage: { inputTokens: 5, outputTokens: 2 },
       requests: 1,
       toolCalls: 2,
+      // Additive (ADV-6): the completed call's real result travels beside the evidence.
+      toolResults: [{ role: 'tool', content: '4', toolCallId: 'call-1', toolName: 'roll' }],
     });
+    expect(historyFromPartial(error.partial!)).toEqual([
+      { role: 'user', content: 'go' },
+      assistant,
+      { role: 'tool', content: INTERRUPTED_RESULT, toolCallId: 'call-2', toolName: 'fail' },
+      { role: 'tool', content: '4', toolCallId: 'call-1', toolName: 'roll' },
+    ]);
   });
 
   test('ER-8 a first model attempt failing with no usage leaves partial absent', async () => {

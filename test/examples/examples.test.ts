@@ -1,0 +1,57 @@
+/**
+ * Runs every runnable example (examples/<name>/main.ts) with a collecting log and compares what it
+ * printed with the folder's expected-output.txt, line for line. New example folders are picked up
+ * automatically.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Log = (line: string) => void;
+type ExampleMain = (log: Log) => Promise<void>;
+
+const root = join(__dirname, '..', '..', 'examples');
+const folders = readdirSync(root, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+async function loadMain(file: string): Promise<ExampleMain> {
+  const loaded: unknown = await import(file);
+  const main =
+    typeof loaded === 'object' && loaded !== null ? (loaded as { main?: unknown }).main : undefined;
+  if (typeof main !== 'function') throw new Error(`${file} must export async function main(log)`);
+  return main as ExampleMain;
+}
+
+/** Lines of an expected-output file, which must end with exactly one newline. */
+function expectedLines(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  if (!text.endsWith('\n')) throw new Error(`${file} must end with a newline`);
+  return text.slice(0, -1).split('\n');
+}
+
+test('the examples folder holds runnable examples', () => {
+  expect(folders.length).toBeGreaterThan(0);
+});
+
+test.each(folders)('example %s prints exactly its expected-output.txt', async (name) => {
+  const folder = join(root, name);
+  expect({
+    name,
+    main: existsSync(join(folder, 'main.ts')),
+    expected: existsSync(join(folder, 'expected-output.txt')),
+  }).toEqual({
+    name,
+    main: true,
+    expected: true,
+  });
+  const main = await loadMain(join(folder, 'main.ts'));
+  const printed: string[] = [];
+  await main((line) => {
+    printed.push(line);
+  });
+  // A logged value may span several lines; compare the text as printed, line by line.
+  expect(printed.join('\n').split('\n')).toEqual(
+    expectedLines(join(folder, 'expected-output.txt')),
+  );
+});
