@@ -52,6 +52,12 @@ export interface AgentConfig<Deps, Output> {
   runTimeout?: number;
   /** How retry waits happen; inject one in tests so they never wait. */
   sleep?: Sleep;
+  /**
+   * Let runs pause on deferred tool calls (approval-gated tools, `requireApproval`,
+   * `deferExternal`) and be resumed with `agent.resume`. Off by default: a deferral then fails
+   * the run at the `tool` stage, and `run()` is typed to return a completed result.
+   */
+  deferredTools?: boolean;
 }
 
 /** Options of one run. */

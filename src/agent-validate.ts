@@ -41,6 +41,13 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   if (config.historyProcessor !== undefined && typeof config.historyProcessor !== 'function') throw new ConfigError('Agent `historyProcessor` must be a function');
   nonNegative('runTimeout', config.runTimeout);
   const registered = registerTools(config.tools ?? []);
+  if (config.deferredTools !== true) {
+    for (const tool of registered.values()) {
+      if (tool.approval !== undefined && tool.approval !== false) {
+        throw new ConfigError(`Agent: tool "${tool.name}" requires approval, so runs may pause; set \`deferredTools: true\` and resume paused runs with agent.resume()`);
+      }
+    }
+  }
   const advertised = resolveChoice(config.toolChoice, registered);
   if (outputTool !== undefined && registered.has(outputTool.name)) {
     throw new ConfigError(`Agent: output tool "${outputTool.name}" has the name of a registered tool; rename one of them`);
@@ -63,6 +70,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     toolTimeout,
     parallelToolCalls: config.parallelToolCalls === true,
     usageLimit: config.usageLimit,
+    deferredTools: config.deferredTools === true,
   };
 }
 

@@ -21,7 +21,7 @@ import type { HistoryProcessor } from './engine/history-processor';
 import type { Instructions, RunContext } from './engine/instructions';
 import { resolveInstructions } from './engine/instructions';
 import { repairHistory, unansweredCalls } from './engine/repair';
-import type { Result } from './engine/result';
+import type { Result, RunResult } from './engine/result';
 import { executeRun } from './engine/run';
 import type { EngineConfig, RunSettings } from './engine/run-config';
 import { RunState } from './engine/run-state';
@@ -30,15 +30,15 @@ import type { OutputDecoder } from './output/decoder';
 import { decodeText } from './output/decode-text';
 
 /** A streaming run: iterate it for deltas; `result` settles with the run. */
-export interface RunStream<Output> extends AsyncIterable<Delta> {
-  readonly result: Promise<Result<Output>>;
+export interface RunStream<Output, Pausable extends boolean = false> extends AsyncIterable<Delta> {
+  readonly result: Promise<RunResult<Output, Pausable>>;
 }
 
 /**
  * An agent: a model, instructions, tools and a typed output boundary. Construction validates
  * the configuration (throwing `ConfigError`); runs fail with `RunError` carrying partial evidence.
  */
-export class Agent<Deps = unknown, Output = string> {
+export class Agent<Deps = unknown, Output = string, Pausable extends boolean = false> {
   /** @internal */
   protected readonly engine: EngineConfig<Deps>;
   /** @internal */
@@ -49,7 +49,7 @@ export class Agent<Deps = unknown, Output = string> {
   private readonly onEvent: RunObserver | undefined;
   private readonly runTimeout: number | undefined;
 
-  constructor(config: AgentConfig<Deps, Output>) {
+  constructor(config: AgentConfig<Deps, Output> & { deferredTools?: Pausable }) {
     this.engine = resolveConfig(config);
     this.decoder = config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
@@ -60,9 +60,8 @@ export class Agent<Deps = unknown, Output = string> {
   }
 
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
-  async run(prompt: string, ...[options]: OptionsArg<Deps, RunOptions<Deps>>): Promise<Result<Output>> {
-    const state = await this.prepare(prompt, (options ?? {}), undefined);
-    return executeRun(this.engine, this.decoder, state);
+  async run(prompt: string, ...[options]: OptionsArg<Deps, RunOptions<Deps>>): Promise<RunResult<Output, Pausable>> {
+    return (await this.runWith(prompt, options ?? {})) as RunResult<Output, Pausable>;
   }
 
   /** `run` with options typed loosely, for internal callers that always pass deps. */
@@ -76,7 +75,7 @@ export class Agent<Deps = unknown, Output = string> {
    * (or pass `onDelta`); `result` settles with the same result shape as `run`. Streamed turns are
    * single-attempt. A model without streaming fails up front with `ConfigError`.
    */
-  runStream(prompt: string, ...[options]: OptionsArg<Deps, StreamOptions<Deps>>): RunStream<Output> {
+  runStream(prompt: string, ...[options]: OptionsArg<Deps, StreamOptions<Deps>>): RunStream<Output, Pausable> {
     const opts = (options ?? {}) as StreamOptions<Deps>;
     const queue = new DeltaQueue();
     const handler: DeltaHandler = async (delta) => {
@@ -95,7 +94,7 @@ export class Agent<Deps = unknown, Output = string> {
       }
     })();
     result.catch(() => undefined);
-    return Object.assign(queue, { result });
+    return Object.assign(queue, { result: result as Promise<RunResult<Output, Pausable>> });
   }
 
   /**

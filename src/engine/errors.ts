@@ -117,6 +117,18 @@ export class AttemptsExhaustedError extends GolemError {
   }
 }
 
+/** A tool deferred its call, but the agent does not enable `deferredTools`. */
+export class DeferralNotEnabledError extends GolemError {
+  constructor(toolName: string) {
+    super('DeferralNotEnabledError', `tool "${toolName}" deferred its call, but this agent does not enable deferredTools; set \`deferredTools: true\` to let runs pause`);
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is DeferralNotEnabledError {
+    return hasKind(value, 'DeferralNotEnabledError');
+  }
+}
+
 /** Agent configuration is invalid; thrown by the constructor. The message says how to fix it. */
 export class ConfigError extends GolemError {
   constructor(message: string, options?: { cause?: unknown }) {

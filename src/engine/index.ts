@@ -8,6 +8,7 @@ export {
   AttemptsExhaustedError,
   ConfigError,
   RunInputError,
+  DeferralNotEnabledError,
 } from './errors';
 export type { UsageLimit, UsageLimitKind, UsageCounters } from './usage-limit';
 export { UsageLimitError, crossedLimit } from './usage-limit';
@@ -19,6 +20,6 @@ export { repairHistory, unansweredCalls, historyFromPartial, INTERRUPTED_RESULT 
 export type { Backoff, Sleep } from './retry';
 export { defaultBackoff, timerSleep } from './retry';
 export type { OutputToolConfig } from './run-config';
-export type { Result, CompletedResult, PausedResult } from './result';
+export type { Result, CompletedResult, PausedResult, RunResult } from './result';
 export type { PendingToolCall, PendingToolCalls, Approval, DeferredResults } from './deferred-types';
 export { StreamAbandonedError } from './delta-stream';

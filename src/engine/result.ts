@@ -26,5 +26,11 @@ export interface PausedResult extends ResultEvidence {
   pending: PendingToolCalls;
 }
 
-/** What a run returns: check `pending` before `output`. */
+/** What a run of a pausable agent returns: check `pending` before `output`. */
 export type Result<Output> = CompletedResult<Output> | PausedResult;
+
+/**
+ * What `run` returns: a `CompletedResult` unless the agent enables `deferredTools`, in which case
+ * a run may pause and the result is the `Result` union.
+ */
+export type RunResult<Output, Pausable extends boolean> = Pausable extends true ? Result<Output> : CompletedResult<Output>;

@@ -33,6 +33,8 @@ export interface EngineConfig<Deps> {
   readonly toolTimeout: number;
   readonly parallelToolCalls: boolean;
   readonly usageLimit: UsageLimit | undefined;
+  /** Whether deferred calls may pause the run. */
+  readonly deferredTools: boolean;
 }
 
 /** Per-run settings derived from the agent and the run options. Internal. */

@@ -4,7 +4,7 @@ import type { Message, ToolCall } from '../model/message';
 import { Deferred } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 import type { PendingToolCall, PendingToolCalls } from './deferred-types';
-import { AttemptsExhaustedError, RunError, ToolError, UndeclaredToolError } from './errors';
+import { AttemptsExhaustedError, DeferralNotEnabledError, RunError, ToolError, UndeclaredToolError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { reasonText, toolRejectedText } from './texts';
@@ -53,6 +53,9 @@ export async function runBatch<Deps>(
       continue;
     }
     const deferred = outcome.cancelled ? undefined : findDeferred(outcome.error);
+    if (deferred !== undefined && !config.deferredTools) {
+      throw state.fail('tool', new ToolError(call.name, call.id, new DeferralNotEnabledError(call.name)), completedResults(messages, calls, outcomes, index));
+    }
     if (deferred !== undefined && ['approval', 'external'].includes(deferred.deferral)) {
       const entry: PendingToolCall = { callId: call.id, toolName: call.name, args: call.args, reason: deferred.reason };
       (deferred.deferral === 'approval' ? pending.approvals : pending.external).push(entry);

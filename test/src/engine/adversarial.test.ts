@@ -149,7 +149,7 @@ describe('ADV-8 duplicate and missing tool-call ids', () => {
     });
     const { echo } = echoFixture();
     const model = new ScriptedModel([toolCallResponse([{ id: 'bash:0', name: 'echo', args: { n: 1 } }]), toolCallResponse([{ id: 'bash:0', name: 'gated' }]), textResponse('finished')]);
-    const agent = new Agent({ model, tools: [echo, gated] });
+    const agent = new Agent({ deferredTools: true, model, tools: [echo, gated] });
     const paused = await agent.run('go');
     expect(paused.pending?.approvals.map((p) => p.callId)).toEqual(['bash:0']);
 

@@ -51,7 +51,7 @@ function fixture(script: ScriptedOutcome[], options: { usageLimit?: UsageLimit; 
     },
   });
   const model = new ScriptedModel(script);
-  const agent = new Agent({ model, tools: [a, transfer, report], onEvent: (e) => events.push(e), ...options });
+  const agent = new Agent({ deferredTools: true, model, tools: [a, transfer, report], onEvent: (e) => events.push(e), ...options });
   return { agent, model, events, approvedFlags, reports: () => reports };
 }
 
@@ -109,7 +109,7 @@ describe('deferred tools: pausing (spec §21.1)', () => {
         return 'wiped';
       },
     });
-    const agent = new Agent({ model: new ScriptedModel([toolCallResponse([{ id: 'w1', name: 'wipe' }])]), tools: [wipe] });
+    const agent = new Agent({ deferredTools: true, model: new ScriptedModel([toolCallResponse([{ id: 'w1', name: 'wipe' }])]), tools: [wipe] });
 
     const result = await agent.run('wipe it');
 
@@ -129,7 +129,7 @@ describe('deferred tools: pausing (spec §21.1)', () => {
       execute: (args) => `paid ${(args as { amount: number }).amount}`,
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'p1', name: 'pay', args: { amount: 5 } }, { id: 'p2', name: 'pay', args: { amount: 500 } }])]);
-    const agent = new Agent({ model, tools: [pay] });
+    const agent = new Agent({ deferredTools: true, model, tools: [pay] });
 
     const result = await agent.run('pay both');
 
@@ -262,7 +262,7 @@ describe('deferred tools: resuming (spec §21.2)', () => {
       },
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'transfer' }]), textResponse('never')]);
-    const agent = new Agent({ model, tools: [flaky], toolRetries: 3 });
+    const agent = new Agent({ deferredTools: true, model, tools: [flaky], toolRetries: 3 });
     const paused = await agent.run('pay');
 
     const error = await rejection(agent.resume(paused.messages, { approvals: { b1: { approved: true } } }));
@@ -283,7 +283,7 @@ describe('deferred tools: resuming (spec §21.2)', () => {
       },
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'transfer' }]), textResponse('never')]);
-    const agent = new Agent({ model, tools: [picky], toolRetries: 3 });
+    const agent = new Agent({ deferredTools: true, model, tools: [picky], toolRetries: 3 });
     const paused = await agent.run('pay');
 
     const error = await rejection(agent.resume(paused.messages, { approvals: { b1: { approved: true } } }));
@@ -301,7 +301,7 @@ describe('deferred tools: resuming (spec §21.2)', () => {
       },
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'transfer' }]), textResponse('never')]);
-    const agent = new Agent({ model, tools: [stubborn] });
+    const agent = new Agent({ deferredTools: true, model, tools: [stubborn] });
     const paused = await agent.run('pay');
 
     const error = await rejection(agent.resume(paused.messages, { approvals: { b1: { approved: true } } }));
@@ -323,7 +323,7 @@ describe('deferred tools: resuming (spec §21.2)', () => {
       },
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'transfer' }])]);
-    const agent = new Agent({ model, tools: [aborting] });
+    const agent = new Agent({ deferredTools: true, model, tools: [aborting] });
     const paused = await agent.run('pay');
 
     const error = await rejection(agent.resume(paused.messages, { approvals: { b1: { approved: true } } }, { signal: controller.signal }));

@@ -257,7 +257,7 @@ describe('agent as a tool (spec §22)', () => {
         throw requireApproval('human needed');
       },
     });
-    const researcher = new Agent<Deps>({ model: new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }])]), tools: [gated] });
+    const researcher = new Agent<Deps, string, true>({ deferredTools: true, model: new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }])]), tools: [gated] });
     const { agent } = delegating(researcher.asTool('researcher', 'Researches'));
 
     const error = await rejection(agent.run('go', { deps: { year: 1 } }));

@@ -185,7 +185,7 @@ describe('observers (spec §16)', () => {
     const resumed: string[] = [];
     const gated = defineTool({ name: 'gated', schema: { type: 'object' }, approval: true, execute: () => 'approved result' });
     const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'gated' }]), textResponse('finished')]);
-    const agent = new Agent({ model, tools: [gated] });
+    const agent = new Agent({ deferredTools: true, model, tools: [gated] });
 
     const stream = agent.runStream('go', { observer: (e) => streamed.push(brief(e)) });
     const paused = await stream.result;
@@ -200,7 +200,7 @@ describe('observers (spec §16)', () => {
     const events: RunEvent[] = [];
     const gated = defineTool({ name: 'gated', schema: { type: 'object' }, approval: true, execute: () => 'never now' });
     const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'gated', args: { x: 1 } }])]);
-    const agent = new Agent({ model, tools: [gated], onEvent: (e) => events.push(e) });
+    const agent = new Agent({ deferredTools: true, model, tools: [gated], onEvent: (e) => events.push(e) });
 
     const result = await agent.run('go');
 

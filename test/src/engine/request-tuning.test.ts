@@ -118,7 +118,7 @@ describe('request tuning (spec §23, modelSettings)', () => {
       },
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }]), textResponse('ok')]);
-    const agent = new Agent({ model, tools: [gated], modelSettings: { temperature: 0.4 } });
+    const agent = new Agent({ deferredTools: true, model, tools: [gated], modelSettings: { temperature: 0.4 } });
     const paused = await agent.run('go');
 
     await agent.resume(paused.messages, { approvals: { g1: { approved: true } } }, { modelSettings: { maxTokens: 64 } });

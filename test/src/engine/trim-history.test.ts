@@ -257,6 +257,7 @@ describe('history processor (spec §17.4)', () => {
     });
     const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'fetch_report' }]), textResponse('done')]);
     const agent = new Agent({
+      deferredTools: true,
       model,
       tools: [tool],
       historyProcessor: (h) => {
