@@ -3,7 +3,12 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 /** Libraries the engine (src/) must never import: decorators and containers live above it. */
-const upperLayerLibraries = ['reflect-metadata', 'class-validator', 'class-transformer', 'inversify'];
+const upperLayerLibraries = [
+  'reflect-metadata',
+  'class-validator',
+  'class-transformer',
+  'inversify',
+];
 
 /**
  * Layering rule: src <- decorators <- container. Adapters import only src/model; common tools
@@ -12,22 +17,34 @@ const upperLayerLibraries = ['reflect-metadata', 'class-validator', 'class-trans
  * @param {string} message
  */
 const forbid = (paths, message) => ({
-  'no-restricted-imports': [
-    'error',
-    { patterns: [{ group: paths, message }] },
-  ],
+  'no-restricted-imports': ['error', { patterns: [{ group: paths, message }] }],
 });
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/node_modules/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/node_modules/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/no-invalid-void-type': 'off',
     },
@@ -35,27 +52,59 @@ module.exports = tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: forbid(
-      [...upperLayerLibraries, '**/decorators', '**/decorators/**', '**/container', '**/container/**'],
+      [
+        ...upperLayerLibraries,
+        '**/decorators',
+        '**/decorators/**',
+        '**/container',
+        '**/container/**',
+      ],
       'Layering: src/ must not import decorators, container or their libraries.',
     ),
   },
   {
     files: ['src/providers/**/*.ts'],
     rules: forbid(
-      [...upperLayerLibraries, '**/engine', '**/engine/**', '**/agent', '**/tool', '**/tool/**', '**/tools/**', '**/mcp/**', '**/testing/**', '**/output/**', '**/decorators/**', '**/container/**'],
+      [
+        ...upperLayerLibraries,
+        '**/engine',
+        '**/engine/**',
+        '**/agent',
+        '**/tool',
+        '**/tool/**',
+        '**/tools/**',
+        '**/mcp/**',
+        '**/testing/**',
+        '**/output/**',
+        '**/decorators/**',
+        '**/container/**',
+      ],
       'Layering: provider adapters import only src/model.',
     ),
   },
   {
     files: ['src/tools/**/*.ts', 'src/mcp/**/*.ts'],
     rules: forbid(
-      [...upperLayerLibraries, '**/engine', '**/engine/**', '**/agent', '**/providers/**', '**/testing/**', '**/output/**', '**/decorators/**', '**/container/**'],
+      [
+        ...upperLayerLibraries,
+        '**/engine',
+        '**/engine/**',
+        '**/agent',
+        '**/providers/**',
+        '**/testing/**',
+        '**/output/**',
+        '**/decorators/**',
+        '**/container/**',
+      ],
       'Layering: common tools and the MCP bridge import only src/model and src/tool.',
     ),
   },
   {
     files: ['decorators/**/*.ts'],
-    rules: forbid(['inversify', '**/container', '**/container/**'], 'Layering: decorators/ must not import container/ or inversify.'),
+    rules: forbid(
+      ['inversify', '**/container', '**/container/**'],
+      'Layering: decorators/ must not import container/ or inversify.',
+    ),
   },
   {
     files: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts'],

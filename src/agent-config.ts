@@ -77,7 +77,8 @@ export interface RunOptionsBase {
 }
 
 /** Run options; `deps` is required unless `Deps` admits `undefined`. */
-export type RunOptions<Deps> = RunOptionsBase & (undefined extends Deps ? { deps?: Deps } : { deps: Deps });
+export type RunOptions<Deps> = RunOptionsBase &
+  (undefined extends Deps ? { deps?: Deps } : { deps: Deps });
 
 /** Options of a streaming run. */
 export type StreamOptions<Deps> = RunOptions<Deps> & {
@@ -86,7 +87,10 @@ export type StreamOptions<Deps> = RunOptions<Deps> & {
 };
 
 /** Options of a resumed run; `prompt` optionally continues the conversation. */
-export type ResumeOptions<Deps> = Omit<RunOptions<Deps>, 'history' | 'parts'> & { prompt?: string; parts?: readonly Part[] };
+export type ResumeOptions<Deps> = Omit<RunOptions<Deps>, 'history' | 'parts'> & {
+  prompt?: string;
+  parts?: readonly Part[];
+};
 
 /** The trailing options argument: optional exactly when `Deps` admits `undefined`. */
 export type OptionsArg<Deps, O> = undefined extends Deps ? [options?: O] : [options: O];

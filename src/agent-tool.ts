@@ -14,7 +14,10 @@ export interface AgentToolOptions<Output> {
    * Renders the sub-agent's output for the delegating model; also the hook to capture the inner
    * result. Throwing fails the delegating run at the `tool` stage.
    */
-  render?: (output: Output, ctx: { signal: AbortSignal; result: Result<Output> }) => string | Promise<string>;
+  render?: (
+    output: Output,
+    ctx: { signal: AbortSignal; result: Result<Output> },
+  ) => string | Promise<string>;
 }
 
 /** A delegated sub-agent's result could not be rendered to text. */
@@ -38,15 +41,27 @@ const PROMPT_DESCRIPTION =
   'The complete request for the sub-agent. It sees nothing else of this conversation, so include every detail it needs.';
 
 /** Builds the tool behind `agent.asTool` (spec §22). */
-export function agentTool<Deps, Output>(agent: Runnable<Deps, Output> | null | undefined, name: string, description: string, options: AgentToolOptions<Output>): Tool<Deps> {
+export function agentTool<Deps, Output>(
+  agent: Runnable<Deps, Output> | null | undefined,
+  name: string,
+  description: string,
+  options: AgentToolOptions<Output>,
+): Tool<Deps> {
   if (agent === undefined || agent === null) throw new TypeError('asTool needs an agent');
   return defineTool<Deps, string>({
     name,
     description,
-    schema: { type: 'object', properties: { prompt: { type: 'string', description: PROMPT_DESCRIPTION } }, required: ['prompt'], additionalProperties: false },
+    schema: {
+      type: 'object',
+      properties: { prompt: { type: 'string', description: PROMPT_DESCRIPTION } },
+      required: ['prompt'],
+      additionalProperties: false,
+    },
     parse: (args) => {
       if (!isRecord(args) || typeof args.prompt !== 'string') {
-        throw new ModelRetry('the arguments must be an object with a string prompt, e.g. {"prompt":"..."}');
+        throw new ModelRetry(
+          'the arguments must be an object with a string prompt, e.g. {"prompt":"..."}',
+        );
       }
       if (args.prompt === '') throw new ModelRetry('prompt is required');
       return args.prompt;
@@ -54,7 +69,9 @@ export function agentTool<Deps, Output>(agent: Runnable<Deps, Output> | null | u
     execute: async (prompt, ctx: ToolContext<Deps>) => {
       const result = await agent.run(prompt, { deps: ctx.deps, signal: ctx.signal });
       if (result.pending !== undefined) {
-        throw new DelegationError(`sub-agent "${name}" paused on deferred tool calls; delegated agents must not defer`);
+        throw new DelegationError(
+          `sub-agent "${name}" paused on deferred tool calls; delegated agents must not defer`,
+        );
       }
       if (options.render !== undefined) {
         try {

@@ -7,11 +7,23 @@ import type { DeltaHandler } from './model/model';
 import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
 import type { ModelSettings } from './model/request';
-import type { AgentConfig, OptionsArg, ResumeOptions, RunOptions, RunOptionsBase, StreamOptions } from './agent-config';
+import type {
+  AgentConfig,
+  OptionsArg,
+  ResumeOptions,
+  RunOptions,
+  RunOptionsBase,
+  StreamOptions,
+} from './agent-config';
 import type { AgentToolOptions } from './agent-tool';
 import { agentTool } from './agent-tool';
 import type { DeferredResults } from './engine/deferred-types';
-import { checkApprovedTools, matchResolutions, resolveCalls, spliceResolutions } from './engine/resume';
+import {
+  checkApprovedTools,
+  matchResolutions,
+  resolveCalls,
+  spliceResolutions,
+} from './engine/resume';
 import type { Tool } from './tool/tool';
 import { resolveConfig } from './agent-validate';
 import { DeltaQueue } from './engine/delta-stream';
@@ -51,7 +63,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
 
   constructor(config: AgentConfig<Deps, Output> & { deferredTools?: Pausable }) {
     this.engine = resolveConfig(config);
-    this.decoder = config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
+    this.decoder =
+      config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
     this.historyProcessor = config.historyProcessor;
     this.modelSettings = config.modelSettings;
@@ -60,12 +73,18 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   }
 
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
-  async run(prompt: string, ...[options]: OptionsArg<Deps, RunOptions<Deps>>): Promise<RunResult<Output, Pausable>> {
+  async run(
+    prompt: string,
+    ...[options]: OptionsArg<Deps, RunOptions<Deps>>
+  ): Promise<RunResult<Output, Pausable>> {
     return (await this.runWith(prompt, options ?? {})) as RunResult<Output, Pausable>;
   }
 
   /** `run` with options typed loosely, for internal callers that always pass deps. */
-  private async runWith(prompt: string, options: RunOptionsBase & { deps?: Deps }): Promise<Result<Output>> {
+  private async runWith(
+    prompt: string,
+    options: RunOptionsBase & { deps?: Deps },
+  ): Promise<Result<Output>> {
     const state = await this.prepare(prompt, options, undefined);
     return executeRun(this.engine, this.decoder, state);
   }
@@ -75,7 +94,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * (or pass `onDelta`); `result` settles with the same result shape as `run`. Streamed turns are
    * single-attempt. A model without streaming fails up front with `ConfigError`.
    */
-  runStream(prompt: string, ...[options]: OptionsArg<Deps, StreamOptions<Deps>>): RunStream<Output, Pausable> {
+  runStream(
+    prompt: string,
+    ...[options]: OptionsArg<Deps, StreamOptions<Deps>>
+  ): RunStream<Output, Pausable> {
     const opts = (options ?? {}) as StreamOptions<Deps>;
     const queue = new DeltaQueue();
     const handler: DeltaHandler = async (delta) => {
@@ -85,7 +107,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const result = (async () => {
       try {
         if (!isStreamingModel(this.engine.model)) {
-          throw new ConfigError(`model ${this.engine.model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`);
+          throw new ConfigError(
+            `model ${this.engine.model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
+          );
         }
         const state = await this.prepare(prompt, opts, handler);
         return await executeRun(this.engine, this.decoder, state);
@@ -103,7 +127,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * Approved calls re-run with `ctx.approved`; denials and external results become the calls'
    * results in emission order. An empty `prompt` adds no user message. The run may pause again.
    */
-  async resume(history: readonly Message[], results: DeferredResults, ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>): Promise<Result<Output>> {
+  async resume(
+    history: readonly Message[],
+    results: DeferredResults,
+    ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
+  ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ResumeOptions<Deps>;
     const prompt = opts.prompt ?? '';
     const { run, processed, parts } = await this.start(prompt, { ...opts, history }, undefined);
@@ -111,7 +139,13 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     checkApprovedTools(this.engine, resolutions);
     const state = new RunState(run, [...processed]);
     const resolved = await resolveCalls(this.engine, state, resolutions);
-    state.messages = await this.build(run, spliceResolutions(processed, resolved), prompt, parts, prompt !== '' || parts.length > 0);
+    state.messages = await this.build(
+      run,
+      spliceResolutions(processed, resolved),
+      prompt,
+      parts,
+      prompt !== '' || parts.length > 0,
+    );
     return executeRun(this.engine, this.decoder, state);
   }
 
@@ -121,18 +155,29 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * (strings as-is, anything else as JSON, or by `render`).
    */
   asTool(name: string, description: string, options: AgentToolOptions<Output> = {}): Tool<Deps> {
-    const runner = { run: (prompt: string, o: { deps: Deps; signal: AbortSignal }) => this.runWith(prompt, o) };
+    const runner = {
+      run: (prompt: string, o: { deps: Deps; signal: AbortSignal }) => this.runWith(prompt, o),
+    };
     return agentTool<Deps, Output>(runner, name, description, options);
   }
 
   /** The run-start pipeline (spec §4.1): processor, validation, instructions, repair, prompt. */
-  protected async prepare(prompt: string, options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined): Promise<RunState<Deps>> {
+  protected async prepare(
+    prompt: string,
+    options: RunOptionsBase & { deps?: Deps },
+    onDelta: DeltaHandler | undefined,
+  ): Promise<RunState<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
     return new RunState(run, await this.build(run, processed, prompt, parts, true));
   }
 
-  private async start(prompt: string, options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined) {
-    if (typeof prompt !== 'string') throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
+  private async start(
+    prompt: string,
+    options: RunOptionsBase & { deps?: Deps },
+    onDelta: DeltaHandler | undefined,
+  ) {
+    if (typeof prompt !== 'string')
+      throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
     const run = this.runSettings(options, onDelta);
     const processed = await this.processHistory(options.history ?? [], run.signal);
     const parts: readonly Part[] = options.parts ?? [];
@@ -142,12 +187,19 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     return { run, processed, parts };
   }
 
-  private async build(run: RunSettings<Deps>, history: readonly Message[], prompt: string, parts: readonly Part[], appendPrompt: boolean): Promise<Message[]> {
+  private async build(
+    run: RunSettings<Deps>,
+    history: readonly Message[],
+    prompt: string,
+    parts: readonly Part[],
+    appendPrompt: boolean,
+  ): Promise<Message[]> {
     const ctx: RunContext<Deps> = { deps: run.deps, signal: run.signal };
     const instructions = await resolveInstructions(this.instructions, ctx);
     const messages: Message[] = [];
     if (instructions !== '') messages.push({ role: 'system', content: instructions });
-    for (const message of repairHistory(history)) if (message.role !== 'system') messages.push(message);
+    for (const message of repairHistory(history))
+      if (message.role !== 'system') messages.push(message);
     if (appendPrompt) {
       const user: Message = { role: 'user', content: prompt };
       if (parts.length > 0) user.parts = [...parts];
@@ -156,17 +208,29 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     return messages;
   }
 
-  private runSettings(options: RunOptionsBase & { deps?: Deps }, onDelta: DeltaHandler | undefined): RunSettings<Deps> {
-    if (options.observer !== undefined && typeof options.observer !== 'function') throw new RunInputError('observer must be a function');
+  private runSettings(
+    options: RunOptionsBase & { deps?: Deps },
+    onDelta: DeltaHandler | undefined,
+  ): RunSettings<Deps> {
+    if (options.observer !== undefined && typeof options.observer !== 'function')
+      throw new RunInputError('observer must be a function');
     const signals: AbortSignal[] = [];
     if (options.signal !== undefined) signals.push(options.signal);
     for (const timeout of [this.runTimeout, options.timeout]) {
       if (timeout === undefined || timeout === 0) continue;
-      if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout < 0) throw new RunInputError(`timeout must be a number of ms >= 0, got ${String(timeout)}`);
+      if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout < 0)
+        throw new RunInputError(`timeout must be a number of ms >= 0, got ${String(timeout)}`);
       signals.push(AbortSignal.timeout(timeout));
     }
-    const signal = signals.length === 0 ? new AbortController().signal : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
-    const observers = [this.onEvent, options.observer].filter((o): o is RunObserver => o !== undefined);
+    const signal =
+      signals.length === 0
+        ? new AbortController().signal
+        : signals.length === 1
+          ? (signals[0] as AbortSignal)
+          : AbortSignal.any(signals);
+    const observers = [this.onEvent, options.observer].filter(
+      (o): o is RunObserver => o !== undefined,
+    );
     const merged = { ...this.modelSettings, ...options.modelSettings };
     return {
       deps: options.deps as Deps,
@@ -177,14 +241,20 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     };
   }
 
-  private async processHistory(history: readonly Message[], signal: AbortSignal): Promise<Message[]> {
+  private async processHistory(
+    history: readonly Message[],
+    signal: AbortSignal,
+  ): Promise<Message[]> {
     if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
-    const copy = history.map((m) => (typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m));
+    const copy = history.map((m) =>
+      typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m,
+    );
     if (this.historyProcessor === undefined) return copy;
     try {
       const processed = await this.historyProcessor(copy, { signal });
       if (processed === undefined || processed === null) return [];
-      if (!isArrayValue(processed)) throw new TypeError('it returned something other than an array of messages');
+      if (!isArrayValue(processed))
+        throw new TypeError('it returned something other than an array of messages');
       return processed;
     } catch (cause) {
       throw new RunInputError(`history processor failed: ${describeError(cause)}`, { cause });

@@ -8,7 +8,13 @@ export { Agent } from './agent';
 export type { RunStream } from './agent';
 export type { AgentToolOptions } from './agent-tool';
 export { DelegationError } from './agent-tool';
-export type { AgentConfig, RunOptions, RunOptionsBase, StreamOptions, ResumeOptions } from './agent-config';
+export type {
+  AgentConfig,
+  RunOptions,
+  RunOptionsBase,
+  StreamOptions,
+  ResumeOptions,
+} from './agent-config';
 
 export type {
   Role,
@@ -95,7 +101,14 @@ export {
 } from './model/index';
 
 export type { Tool, ApprovalPolicy, ToolContext, ToolDefinition, DeferralKind } from './tool/index';
-export { toolSpec, defineTool, ToolDefinitionError, Deferred, requireApproval, deferExternal } from './tool/index';
+export {
+  toolSpec,
+  defineTool,
+  ToolDefinitionError,
+  Deferred,
+  requireApproval,
+  deferExternal,
+} from './tool/index';
 
 export type { OutputDecoder, DecodeContext, OutputValidator } from './output/index';
 export { decodeText, decodeJSON } from './output/index';

@@ -65,7 +65,11 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     ]),
     textResponse('Paid the grocer and the landlord; the 2500 EUR transfer was refused.'),
   ]);
-  const agent = new Agent<BankDeps, string, true>({ model, tools: [getBalance, transferFunds], deferredTools: true });
+  const agent = new Agent<BankDeps, string, true>({
+    model,
+    tools: [getBalance, transferFunds],
+    deferredTools: true,
+  });
   const deps: BankDeps = { balance: { eur: 5000 }, transfers: [] };
 
   const paused = await agent.run('Pay the grocer 40, the landlord 900 and unknown-account 2500.', {

@@ -52,7 +52,9 @@ export class ToolError extends GolemError {
   readonly callId: string;
 
   constructor(toolName: string, callId: string, cause: unknown) {
-    super('ToolError', `runner: tool "${toolName}" (call "${callId}"): ${describeError(cause)}`, { cause });
+    super('ToolError', `runner: tool "${toolName}" (call "${callId}"): ${describeError(cause)}`, {
+      cause,
+    });
     this.toolName = toolName;
     this.callId = callId;
   }
@@ -120,7 +122,10 @@ export class AttemptsExhaustedError extends GolemError {
 /** A tool deferred its call, but the agent does not enable `deferredTools`. */
 export class DeferralNotEnabledError extends GolemError {
   constructor(toolName: string) {
-    super('DeferralNotEnabledError', `tool "${toolName}" deferred its call, but this agent does not enable deferredTools; set \`deferredTools: true\` to let runs pause`);
+    super(
+      'DeferralNotEnabledError',
+      `tool "${toolName}" deferred its call, but this agent does not enable deferredTools; set \`deferredTools: true\` to let runs pause`,
+    );
   }
 
   /** Brand check that works across package copies. */

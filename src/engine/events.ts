@@ -1,7 +1,8 @@
 import type { Usage } from '../model/usage';
 
 /** What happened. */
-export type RunEventKind = 'model_start' | 'model_end' | 'tool_start' | 'tool_end' | 'output_rejected' | 'deferred';
+export type RunEventKind =
+  'model_start' | 'model_end' | 'tool_start' | 'tool_end' | 'output_rejected' | 'deferred';
 
 /** One observable step of a run. Advisory: `Result.messages` stays canonical. */
 export interface RunEvent {

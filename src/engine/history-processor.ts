@@ -23,7 +23,9 @@ export type HistoryProcessor = (
 export function trimHistory(maxMessages: number): HistoryProcessor {
   return (history) => {
     if (!Number.isInteger(maxMessages) || maxMessages < 1) {
-      throw new Error(`trimHistory: maxMessages must be an integer >= 1, got ${String(maxMessages)}`);
+      throw new Error(
+        `trimHistory: maxMessages must be an integer >= 1, got ${String(maxMessages)}`,
+      );
     }
     if (history.length <= maxMessages) return history;
     const kept = history.slice(history.length - maxMessages);
@@ -31,12 +33,17 @@ export function trimHistory(maxMessages: number): HistoryProcessor {
     while (start < kept.length) {
       const m = kept[start];
       if (m === undefined) break;
-      const opensRequest = m.role === 'user' || m.role === 'system' || (m.role === 'assistant' && (m.toolCalls ?? []).length === 0);
+      const opensRequest =
+        m.role === 'user' ||
+        m.role === 'system' ||
+        (m.role === 'assistant' && (m.toolCalls ?? []).length === 0);
       if (opensRequest) break;
       start++;
     }
     if (start >= kept.length) {
-      throw new Error(`trimHistory: no turn in the newest ${maxMessages} messages can open a request (only tool results and tool calls remain)`);
+      throw new Error(
+        `trimHistory: no turn in the newest ${maxMessages} messages can open a request (only tool results and tool calls remain)`,
+      );
     }
     return kept.slice(start);
   };

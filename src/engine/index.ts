@@ -21,5 +21,10 @@ export type { Backoff, Sleep } from './retry';
 export { defaultBackoff, timerSleep } from './retry';
 export type { OutputToolConfig } from './run-config';
 export type { Result, CompletedResult, PausedResult, RunResult } from './result';
-export type { PendingToolCall, PendingToolCalls, Approval, DeferredResults } from './deferred-types';
+export type {
+  PendingToolCall,
+  PendingToolCalls,
+  Approval,
+  DeferredResults,
+} from './deferred-types';
 export { StreamAbandonedError } from './delta-stream';

@@ -13,12 +13,19 @@ export interface RunContext<Deps> {
 export type InstructionsFunction<Deps> = (ctx: RunContext<Deps>) => string | Promise<string>;
 
 /** Static text, a function, or a list of both, resolved in order and joined by a blank line. */
-export type Instructions<Deps> = string | InstructionsFunction<Deps> | readonly (string | InstructionsFunction<Deps>)[];
+export type Instructions<Deps> =
+  string | InstructionsFunction<Deps> | readonly (string | InstructionsFunction<Deps>)[];
 
 /** Resolves instructions once for a run; empty pieces contribute nothing. */
-export async function resolveInstructions<Deps>(instructions: Instructions<Deps> | undefined, ctx: RunContext<Deps>): Promise<string> {
+export async function resolveInstructions<Deps>(
+  instructions: Instructions<Deps> | undefined,
+  ctx: RunContext<Deps>,
+): Promise<string> {
   if (instructions === undefined) return '';
-  const pieces = typeof instructions === 'string' || typeof instructions === 'function' ? [instructions] : instructions;
+  const pieces =
+    typeof instructions === 'string' || typeof instructions === 'function'
+      ? [instructions]
+      : instructions;
   const texts: string[] = [];
   for (const [i, piece] of pieces.entries()) {
     let text: unknown = piece;
@@ -26,11 +33,16 @@ export async function resolveInstructions<Deps>(instructions: Instructions<Deps>
       try {
         text = await piece(ctx);
       } catch (cause) {
-        throw new RunInputError(`instructions function ${i} failed: ${describeError(cause)}`, { cause });
+        throw new RunInputError(`instructions function ${i} failed: ${describeError(cause)}`, {
+          cause,
+        });
       }
     }
     if (text === undefined || text === null) continue;
-    if (typeof text !== 'string') throw new RunInputError(`instructions function ${i} returned ${typeof text}; return a string`);
+    if (typeof text !== 'string')
+      throw new RunInputError(
+        `instructions function ${i} returned ${typeof text}; return a string`,
+      );
     if (text !== '') texts.push(text);
   }
   return texts.join('\n\n');

@@ -21,12 +21,16 @@ export type LoopEnd =
  * One loop execution (spec §5): model turns until a final answer, an output-tool call, a pause,
  * or a failure. Appends every turn and committed tool result to `state.messages`.
  */
-export async function runLoop<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>): Promise<LoopEnd> {
+export async function runLoop<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+): Promise<LoopEnd> {
   const corrections = new Map<string, number>();
   for (let turn = 0; ; turn++) {
     const { signal } = state.run;
     if (signal.aborted) throw state.fail('model', cancellationError(signal));
-    if (turn >= config.maxIterations) throw state.fail('loop', new TurnLimitError(config.maxIterations));
+    if (turn >= config.maxIterations)
+      throw state.fail('loop', new TurnLimitError(config.maxIterations));
     const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };
     if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
     if (state.run.settings !== undefined) request.settings = state.run.settings;
@@ -41,19 +45,29 @@ export async function runLoop<Deps>(config: EngineConfig<Deps>, state: RunState<
     const calls = response.message.toolCalls ?? [];
     if (calls.length === 0) return { kind: 'final', response };
     const outputName = config.outputTool?.name;
-    const outputCall = outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
+    const outputCall =
+      outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
     if (outputCall !== undefined) {
       for (const call of calls) {
         if (call === outputCall) continue;
-        state.messages.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: call.id, toolName: call.name });
+        state.messages.push({
+          role: 'tool',
+          content: INTERRUPTED_RESULT,
+          toolCallId: call.id,
+          toolName: call.name,
+        });
       }
-      const final: ModelResponse = { ...response, message: { ...response.message, content: outputCall.args } };
+      const final: ModelResponse = {
+        ...response,
+        message: { ...response.message, content: outputCall.args },
+      };
       return { kind: 'output', response: final, call: outputCall };
     }
     const batch = await runBatch(config, state, turn, calls, corrections);
     state.messages.push(...batch.messages);
     checkUsage(config, state);
-    if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0) return { kind: 'paused', pending: batch.pending };
+    if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0)
+      return { kind: 'paused', pending: batch.pending };
   }
 }
 

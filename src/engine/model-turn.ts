@@ -16,7 +16,12 @@ import { retryDelay } from './retry';
  * the cause (the caller wraps it in a `model`-stage RunError); when the run's signal is aborted the
  * signal's cancellation error is thrown instead of the model's.
  */
-export async function modelTurn<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>, turn: number, request: ModelRequest): Promise<ModelResponse> {
+export async function modelTurn<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  request: ModelRequest,
+): Promise<ModelResponse> {
   const { signal, onDelta } = state.run;
   const attempts = onDelta === undefined ? config.maxAttempts : 1;
   for (let attempt = 1; ; attempt++) {
@@ -24,14 +29,27 @@ export async function modelTurn<Deps>(config: EngineConfig<Deps>, state: RunStat
     state.requests++;
     let response: ModelResponse;
     try {
-      const raw: unknown = onDelta === undefined ? await config.model.generate(request, { signal }) : await streamTurn(config, request, onDelta, signal);
+      const raw: unknown =
+        onDelta === undefined
+          ? await config.model.generate(request, { signal })
+          : await streamTurn(config, request, onDelta, signal);
       response = normaliseResponse(raw, state.requests);
     } catch (error) {
       const cause = signal.aborted ? cancellationError(signal) : error;
-      state.emit({ kind: 'model_end', turn, attempt, usage: { inputTokens: 0, outputTokens: 0 }, error: cause });
+      state.emit({
+        kind: 'model_end',
+        turn,
+        attempt,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        error: cause,
+      });
       if (signal.aborted) throw cause;
-      if (attempt >= attempts || !isRetryable(error)) throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
-      await config.sleep(Math.max(0, retryDelay(config.backoff, attempt, retryAfterOf(error))), signal);
+      if (attempt >= attempts || !isRetryable(error))
+        throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
+      await config.sleep(
+        Math.max(0, retryDelay(config.backoff, attempt, retryAfterOf(error))),
+        signal,
+      );
       continue;
     }
     state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
@@ -46,6 +64,9 @@ async function streamTurn<Deps>(
   signal: AbortSignal,
 ): Promise<ModelResponse> {
   const model = config.model;
-  if (!isStreamingModel(model)) throw new ConfigError(`model ${model.name ?? ''} does not support streaming`.replace('  ', ' '));
+  if (!isStreamingModel(model))
+    throw new ConfigError(
+      `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
+    );
   return model.stream(request, onDelta, { signal });
 }

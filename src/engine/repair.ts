@@ -51,7 +51,13 @@ export function repairHistory(history: readonly Message[]): Message[] {
     if (calls === undefined) continue;
     const order = new Map((message.toolCalls ?? []).map((c, i) => [c, i] as const));
     calls.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    for (const call of calls) repaired.push({ role: 'tool', content: INTERRUPTED_RESULT, toolCallId: call.id, toolName: call.name });
+    for (const call of calls)
+      repaired.push({
+        role: 'tool',
+        content: INTERRUPTED_RESULT,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
   }
   return repaired;
 }
@@ -60,7 +66,10 @@ export function repairHistory(history: readonly Message[]): Message[] {
  * The history to continue a failed run with: its evidence, the completed results of the batch it
  * failed in, and repair (interrupted results for the calls that never finished).
  */
-export function historyFromPartial(partial: { messages: readonly Message[]; toolResults?: readonly Message[] }): Message[] {
+export function historyFromPartial(partial: {
+  messages: readonly Message[];
+  toolResults?: readonly Message[];
+}): Message[] {
   return repairHistory([...partial.messages, ...(partial.toolResults ?? [])]);
 }
 

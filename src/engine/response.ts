@@ -13,15 +13,21 @@ import { showValue } from '../model/error-base';
  * else malformed throws `ModelResponseError` carrying the raw response.
  */
 export function normaliseResponse(raw: unknown, requestNumber: number): ModelResponse {
-  if (typeof raw !== 'object' || raw === null) throw new ModelResponseError('the model returned no response object', raw);
+  if (typeof raw !== 'object' || raw === null)
+    throw new ModelResponseError('the model returned no response object', raw);
   const response = raw as Partial<Record<keyof ModelResponse, unknown>>;
   const message = response.message;
   if (!isRecord(message)) throw new ModelResponseError('the response has no message', raw);
   const role = message.role ?? 'assistant';
-  if (role !== 'assistant') throw new ModelResponseError(`the response message has role ${showValue(role)}; expected "assistant"`, raw);
+  if (role !== 'assistant')
+    throw new ModelResponseError(
+      `the response message has role ${showValue(role)}; expected "assistant"`,
+      raw,
+    );
   const normalised: Message = { role: 'assistant' };
   if (message.content !== undefined && message.content !== null) {
-    if (typeof message.content !== 'string') throw new ModelResponseError('the response content is not a string', raw);
+    if (typeof message.content !== 'string')
+      throw new ModelResponseError('the response content is not a string', raw);
     if (message.content !== '') normalised.content = message.content;
   }
   const calls = normaliseCalls(message.toolCalls, requestNumber, raw);
@@ -39,18 +45,26 @@ function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): To
   if (!Array.isArray(value)) throw new ModelResponseError('toolCalls is not an array', raw);
   const seen = new Set<string>();
   return value.map((entry: unknown, index) => {
-    if (typeof entry !== 'object' || entry === null) throw new ModelResponseError(`toolCalls[${index}] is not an object`, raw);
+    if (typeof entry !== 'object' || entry === null)
+      throw new ModelResponseError(`toolCalls[${index}] is not an object`, raw);
     const call = entry as Partial<Record<keyof ToolCall, unknown>>;
-    if (typeof call.name !== 'string' || call.name === '') throw new ModelResponseError(`toolCalls[${index}] has no tool name`, raw);
+    if (typeof call.name !== 'string' || call.name === '')
+      throw new ModelResponseError(`toolCalls[${index}] has no tool name`, raw);
     if (call.id !== undefined && call.id !== null && typeof call.id !== 'string') {
       throw new ModelResponseError(`toolCalls[${index}].id is not a string`, raw);
     }
-    let id = typeof call.id === 'string' && call.id !== '' ? call.id : `golem_${requestNumber}_${index}`;
+    let id =
+      typeof call.id === 'string' && call.id !== '' ? call.id : `golem_${requestNumber}_${index}`;
     const base = id;
     for (let n = index; seen.has(id); n++) id = `${base}_${n}`;
     seen.add(id);
-    const normalised: ToolCall = { id, name: call.name, args: normaliseArgs(call.args, index, raw) };
-    if (typeof call.signature === 'string' && call.signature !== '') normalised.signature = call.signature;
+    const normalised: ToolCall = {
+      id,
+      name: call.name,
+      args: normaliseArgs(call.args, index, raw),
+    };
+    if (typeof call.signature === 'string' && call.signature !== '')
+      normalised.signature = call.signature;
     return normalised;
   });
 }
@@ -66,12 +80,14 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new ModelResponseError('thinking is not an array', raw);
   return value.map((entry: unknown, index) => {
-    if (typeof entry !== 'object' || entry === null) throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
+    if (typeof entry !== 'object' || entry === null)
+      throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
     const block: ThinkingBlock = {};
     for (const key of ['text', 'signature', 'redacted'] as const) {
       const field = (entry as Record<string, unknown>)[key];
       if (field === undefined || field === null || field === '') continue;
-      if (typeof field !== 'string') throw new ModelResponseError(`thinking[${index}].${key} is not a string`, raw);
+      if (typeof field !== 'string')
+        throw new ModelResponseError(`thinking[${index}].${key} is not a string`, raw);
       block[key] = field;
     }
     return block;
@@ -79,7 +95,10 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
 }
 
 function normaliseUsage(value: unknown): Usage {
-  const usage = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof Usage, unknown>>;
-  const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+  const usage = (typeof value === 'object' && value !== null ? value : {}) as Partial<
+    Record<keyof Usage, unknown>
+  >;
+  const count = (n: unknown): number =>
+    typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
   return { inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens) };
 }

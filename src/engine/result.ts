@@ -33,4 +33,6 @@ export type Result<Output> = CompletedResult<Output> | PausedResult;
  * What `run` returns: a `CompletedResult` unless the agent enables `deferredTools`, in which case
  * a run may pause and the result is the `Result` union.
  */
-export type RunResult<Output, Pausable extends boolean> = Pausable extends true ? Result<Output> : CompletedResult<Output>;
+export type RunResult<Output, Pausable extends boolean> = Pausable extends true
+  ? Result<Output>
+  : CompletedResult<Output>;

@@ -9,7 +9,9 @@ import { deniedText } from './texts';
 import { executeTool } from './tool-exec';
 
 /** One pending call's resolution. Internal. */
-type Resolution = { call: ToolCall } & ({ kind: 'approval'; approval: Approval } | { kind: 'external'; text: string });
+type Resolution = { call: ToolCall } & (
+  { kind: 'approval'; approval: Approval } | { kind: 'external'; text: string }
+);
 
 function entries<V>(map: Record<string, V> | Map<string, V> | undefined): Map<string, V> {
   if (map === undefined) return new Map();
@@ -22,38 +24,60 @@ function entries<V>(map: Record<string, V> | Map<string, V> | undefined): Map<st
  * Throws `RunInputError` on a call without id, no pending calls, a missing or unknown id, or an id
  * resolved twice.
  */
-export function matchResolutions(pending: readonly ToolCall[], results: DeferredResults): Resolution[] {
-  if (typeof results !== 'object' || (results as unknown) === null) throw new RunInputError('resume needs deferred results { approvals, external }');
-  for (const call of pending) if (call.id === '') throw new RunInputError(`resume: pending call to "${call.name}" has no id and cannot be resolved`);
-  if (pending.length === 0) throw new RunInputError('resume: the history has no pending tool calls to resolve');
+export function matchResolutions(
+  pending: readonly ToolCall[],
+  results: DeferredResults,
+): Resolution[] {
+  if (typeof results !== 'object' || (results as unknown) === null)
+    throw new RunInputError('resume needs deferred results { approvals, external }');
+  for (const call of pending)
+    if (call.id === '')
+      throw new RunInputError(
+        `resume: pending call to "${call.name}" has no id and cannot be resolved`,
+      );
+  if (pending.length === 0)
+    throw new RunInputError('resume: the history has no pending tool calls to resolve');
   const approvals = entries(results.approvals);
   const external = entries(results.external);
   const ids = new Set(pending.map((c) => c.id));
   for (const id of approvals.keys()) {
-    if (external.has(id)) throw new RunInputError(`resume: call "${id}" is resolved both as an approval and as an external result`);
+    if (external.has(id))
+      throw new RunInputError(
+        `resume: call "${id}" is resolved both as an approval and as an external result`,
+      );
     if (!ids.has(id)) throw new RunInputError(`resume: approval for unknown call "${id}"`);
   }
-  for (const id of external.keys()) if (!ids.has(id)) throw new RunInputError(`resume: external result for unknown call "${id}"`);
+  for (const id of external.keys())
+    if (!ids.has(id)) throw new RunInputError(`resume: external result for unknown call "${id}"`);
   return pending.map((call): Resolution => {
     const approval = approvals.get(call.id);
     if (approval !== undefined) {
       if (typeof approval !== 'object' || typeof approval.approved !== 'boolean') {
-        throw new RunInputError(`resume: approval for call "${call.id}" needs a boolean \`approved\``);
+        throw new RunInputError(
+          `resume: approval for call "${call.id}" needs a boolean \`approved\``,
+        );
       }
       return { call, kind: 'approval', approval };
     }
     const text = external.get(call.id);
-    if (text === undefined) throw new RunInputError(`resume: pending call "${call.id}" (${call.name}) has no resolution`);
-    if (typeof text !== 'string') throw new RunInputError(`resume: external result for call "${call.id}" must be a string`);
+    if (text === undefined)
+      throw new RunInputError(`resume: pending call "${call.id}" (${call.name}) has no resolution`);
+    if (typeof text !== 'string')
+      throw new RunInputError(`resume: external result for call "${call.id}" must be a string`);
     return { call, kind: 'external', text };
   });
 }
 
 /** Checks that every approved call names a registered tool, before anything runs. */
-export function checkApprovedTools<Deps>(config: EngineConfig<Deps>, resolutions: readonly Resolution[]): void {
+export function checkApprovedTools<Deps>(
+  config: EngineConfig<Deps>,
+  resolutions: readonly Resolution[],
+): void {
   for (const r of resolutions) {
     if (r.kind === 'approval' && r.approval.approved && !config.registered.has(r.call.name)) {
-      throw new RunInputError(`resume: approved call "${r.call.id}" names tool "${r.call.name}", which this agent does not register`);
+      throw new RunInputError(
+        `resume: approved call "${r.call.id}" names tool "${r.call.name}", which this agent does not register`,
+      );
     }
   }
 }
@@ -63,7 +87,11 @@ export function checkApprovedTools<Deps>(config: EngineConfig<Deps>, resolutions
  * tool timeout policy (a failure or a second deferral fails the run at the `tool` stage); denials
  * become the denial text; external results pass verbatim.
  */
-export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>, resolutions: readonly Resolution[]): Promise<Map<string, Message>> {
+export async function resolveCalls<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  resolutions: readonly Resolution[],
+): Promise<Map<string, Message>> {
   const results = new Map<string, Message>();
   for (const r of resolutions) {
     const { call } = r;
@@ -72,8 +100,16 @@ export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunS
     else if (!r.approval.approved) content = deniedText(r.approval.reason);
     else {
       const tool = config.registered.get(call.name);
-      if (tool === undefined) throw new RunInputError(`resume: tool "${call.name}" is not registered`);
-      state.emit({ kind: 'tool_start', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+      if (tool === undefined)
+        throw new RunInputError(`resume: tool "${call.name}" is not registered`);
+      state.emit({
+        kind: 'tool_start',
+        turn: 0,
+        attempt: 0,
+        callId: call.id,
+        toolName: call.name,
+        args: call.args,
+      });
       const outcome = await executeTool({
         tool,
         call,
@@ -84,10 +120,36 @@ export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunS
         retry: 0,
       });
       state.toolCalls++;
-      state.emit(outcome.ok ? { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, result: outcome.text } : { kind: 'tool_end', turn: 0, attempt: 0, callId: call.id, toolName: call.name, args: call.args, error: outcome.error });
+      state.emit(
+        outcome.ok
+          ? {
+              kind: 'tool_end',
+              turn: 0,
+              attempt: 0,
+              callId: call.id,
+              toolName: call.name,
+              args: call.args,
+              result: outcome.text,
+            }
+          : {
+              kind: 'tool_end',
+              turn: 0,
+              attempt: 0,
+              callId: call.id,
+              toolName: call.name,
+              args: call.args,
+              error: outcome.error,
+            },
+      );
       if (!outcome.ok) {
-        const deferredAgain = !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;
-        const cause = deferredAgain ? new RunInputError(`approved call "${call.id}" deferred again; an approved re-run must produce a result`, { cause: outcome.error }) : outcome.error;
+        const deferredAgain =
+          !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;
+        const cause = deferredAgain
+          ? new RunInputError(
+              `approved call "${call.id}" deferred again; an approved re-run must produce a result`,
+              { cause: outcome.error },
+            )
+          : outcome.error;
         throw state.fail('tool', new ToolError(call.name, call.id, cause));
       }
       content = outcome.text;
@@ -102,7 +164,10 @@ export async function resolveCalls<Deps>(config: EngineConfig<Deps>, state: RunS
  * their results in emission order (existing results and resolutions interleaved), unconsumed tool
  * messages after that turn follow, and resolutions for older turns' calls come last, by call id.
  */
-export function spliceResolutions(history: readonly Message[], resolved: ReadonlyMap<string, Message>): Message[] {
+export function spliceResolutions(
+  history: readonly Message[],
+  resolved: ReadonlyMap<string, Message>,
+): Message[] {
   let last = -1;
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
@@ -118,7 +183,13 @@ export function spliceResolutions(history: readonly Message[], resolved: Readonl
   const rest: Message[] = [];
   const lastIds = new Set(lastTurn.map((c) => c.id));
   for (const m of after) {
-    if (m.role === 'tool' && m.toolCallId !== undefined && lastIds.has(m.toolCallId) && !byId.has(m.toolCallId)) byId.set(m.toolCallId, m);
+    if (
+      m.role === 'tool' &&
+      m.toolCallId !== undefined &&
+      lastIds.has(m.toolCallId) &&
+      !byId.has(m.toolCallId)
+    )
+      byId.set(m.toolCallId, m);
     else rest.push(m);
   }
   const ordered: Message[] = [];
@@ -126,6 +197,8 @@ export function spliceResolutions(history: readonly Message[], resolved: Readonl
     const message = resolved.get(call.id) ?? byId.get(call.id);
     if (message !== undefined) ordered.push(message);
   }
-  const older = [...resolved.entries()].filter(([id]) => !lastIds.has(id)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const older = [...resolved.entries()]
+    .filter(([id]) => !lastIds.has(id))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [...before, ...ordered, ...rest, ...older.map(([, m]) => m)];
 }

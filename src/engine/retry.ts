@@ -35,7 +35,11 @@ export const timerSleep: Sleep = (ms, signal) =>
   });
 
 /** The wait before retrying: the provider's `retryAfter` when it asks for longer than the backoff. */
-export function retryDelay(backoff: Backoff, attempt: number, retryAfter: number | undefined): number {
+export function retryDelay(
+  backoff: Backoff,
+  attempt: number,
+  retryAfter: number | undefined,
+): number {
   const planned = backoff(attempt);
   return retryAfter !== undefined && retryAfter > planned ? retryAfter : planned;
 }

@@ -37,9 +37,17 @@ export class RunState<Deps> {
 
   /** The evidence for a failure, absent when this run produced none (decision D5). */
   partial(toolResults: readonly Message[] = []): PartialEvidence | undefined {
-    const produced = this.completedTurns > 0 || this.toolCalls > 0 || this.usage.inputTokens + this.usage.outputTokens > 0;
+    const produced =
+      this.completedTurns > 0 ||
+      this.toolCalls > 0 ||
+      this.usage.inputTokens + this.usage.outputTokens > 0;
     if (!produced) return undefined;
-    const partial: PartialEvidence = { messages: [...this.messages], usage: { ...this.usage }, requests: this.requests, toolCalls: this.toolCalls };
+    const partial: PartialEvidence = {
+      messages: [...this.messages],
+      usage: { ...this.usage },
+      requests: this.requests,
+      toolCalls: this.toolCalls,
+    };
     if (toolResults.length > 0) partial.toolResults = [...toolResults];
     return partial;
   }

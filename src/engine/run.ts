@@ -14,10 +14,15 @@ import { findModelRetry } from './tool-batch';
  * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
  * feeds the rejection back and starts a new loop execution with fresh turn and tool budgets.
  */
-export async function executeRun<Deps, Output>(config: EngineConfig<Deps>, decoder: OutputDecoder<Output>, state: RunState<Deps>): Promise<Result<Output>> {
+export async function executeRun<Deps, Output>(
+  config: EngineConfig<Deps>,
+  decoder: OutputDecoder<Output>,
+  state: RunState<Deps>,
+): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
     const end: LoopEnd = await runLoop(config, state);
-    if (end.kind === 'paused') return { ...evidence(state), output: undefined, pending: end.pending };
+    if (end.kind === 'paused')
+      return { ...evidence(state), output: undefined, pending: end.pending };
     const response: ModelResponse = end.response;
     let output: Output;
     try {
@@ -25,14 +30,24 @@ export async function executeRun<Deps, Output>(config: EngineConfig<Deps>, decod
     } catch (error) {
       const retry = findModelRetry(error);
       if (retry === undefined || round >= config.outputRetries) {
-        throw state.fail('decode', round > 0 ? new AttemptsExhaustedError('output', round + 1, error) : error);
+        throw state.fail(
+          'decode',
+          round > 0 ? new AttemptsExhaustedError('output', round + 1, error) : error,
+        );
       }
       state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
-      state.messages.push(rejection(end.kind === 'output' ? end.call : undefined, reasonText(retry.reason)));
+      state.messages.push(
+        rejection(end.kind === 'output' ? end.call : undefined, reasonText(retry.reason)),
+      );
       continue;
     }
     if (end.kind === 'output') {
-      state.messages.push({ role: 'tool', content: RESULT_RECORDED, toolCallId: end.call.id, toolName: end.call.name });
+      state.messages.push({
+        role: 'tool',
+        content: RESULT_RECORDED,
+        toolCallId: end.call.id,
+        toolName: end.call.name,
+      });
     }
     return { ...evidence(state), output };
   }
@@ -41,9 +56,19 @@ export async function executeRun<Deps, Output>(config: EngineConfig<Deps>, decod
 function rejection(outputCall: ToolCall | undefined, reason: string) {
   return outputCall === undefined
     ? { role: 'user' as const, content: outputRejectedText(reason) }
-    : { role: 'tool' as const, content: outputToolRejectedText(reason, outputCall.name), toolCallId: outputCall.id, toolName: outputCall.name };
+    : {
+        role: 'tool' as const,
+        content: outputToolRejectedText(reason, outputCall.name),
+        toolCallId: outputCall.id,
+        toolName: outputCall.name,
+      };
 }
 
 function evidence<Deps>(state: RunState<Deps>) {
-  return { messages: [...state.messages], usage: { ...state.usage }, requests: state.requests, toolCalls: state.toolCalls };
+  return {
+    messages: [...state.messages],
+    usage: { ...state.usage },
+    requests: state.requests,
+    toolCalls: state.toolCalls,
+  };
 }

@@ -4,7 +4,13 @@ import type { Message, ToolCall } from '../model/message';
 import { Deferred } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 import type { PendingToolCall, PendingToolCalls } from './deferred-types';
-import { AttemptsExhaustedError, DeferralNotEnabledError, RunError, ToolError, UndeclaredToolError } from './errors';
+import {
+  AttemptsExhaustedError,
+  DeferralNotEnabledError,
+  RunError,
+  ToolError,
+  UndeclaredToolError,
+} from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { reasonText, toolRejectedText } from './texts';
@@ -39,7 +45,11 @@ export async function runBatch<Deps>(
   const tools: Tool<Deps>[] = [];
   for (const call of calls) {
     const tool = config.advertised.get(call.name);
-    if (tool === undefined) throw state.fail('tool', new ToolError(call.name, call.id, new UndeclaredToolError(call.name)));
+    if (tool === undefined)
+      throw state.fail(
+        'tool',
+        new ToolError(call.name, call.id, new UndeclaredToolError(call.name)),
+      );
     tools.push(tool);
   }
   const outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
@@ -49,15 +59,29 @@ export async function runBatch<Deps>(
     const outcome = outcomes[index];
     if (outcome === undefined) break;
     if (outcome.ok) {
-      messages.push({ role: 'tool', content: outcome.text, toolCallId: call.id, toolName: call.name });
+      messages.push({
+        role: 'tool',
+        content: outcome.text,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
       continue;
     }
     const deferred = outcome.cancelled ? undefined : findDeferred(outcome.error);
     if (deferred !== undefined && !config.deferredTools) {
-      throw state.fail('tool', new ToolError(call.name, call.id, new DeferralNotEnabledError(call.name)), completedResults(messages, calls, outcomes, index));
+      throw state.fail(
+        'tool',
+        new ToolError(call.name, call.id, new DeferralNotEnabledError(call.name)),
+        completedResults(messages, calls, outcomes, index),
+      );
     }
     if (deferred !== undefined && ['approval', 'external'].includes(deferred.deferral)) {
-      const entry: PendingToolCall = { callId: call.id, toolName: call.name, args: call.args, reason: deferred.reason };
+      const entry: PendingToolCall = {
+        callId: call.id,
+        toolName: call.name,
+        args: call.args,
+        reason: deferred.reason,
+      };
       (deferred.deferral === 'approval' ? pending.approvals : pending.external).push(entry);
       continue;
     }
@@ -65,22 +89,45 @@ export async function runBatch<Deps>(
     const retry = outcome.cancelled ? undefined : findModelRetry(outcome.error);
     if (retry !== undefined && used < retryLimit(config, tools[index])) {
       corrections.set(call.name, used + 1);
-      messages.push({ role: 'tool', content: toolRejectedText(reasonText(retry.reason)), toolCallId: call.id, toolName: call.name });
+      messages.push({
+        role: 'tool',
+        content: toolRejectedText(reasonText(retry.reason)),
+        toolCallId: call.id,
+        toolName: call.name,
+      });
       continue;
     }
-    const cause = used > 0 && !outcome.cancelled ? new AttemptsExhaustedError('tool', used + 1, outcome.error) : outcome.error;
-    throw state.fail('tool', new ToolError(call.name, call.id, cause), completedResults(messages, calls, outcomes, index));
+    const cause =
+      used > 0 && !outcome.cancelled
+        ? new AttemptsExhaustedError('tool', used + 1, outcome.error)
+        : outcome.error;
+    throw state.fail(
+      'tool',
+      new ToolError(call.name, call.id, cause),
+      completedResults(messages, calls, outcomes, index),
+    );
   }
   return { messages, pending };
 }
 
 /** Results already classified, plus the successful results of the calls after the failing one. */
-function completedResults(classified: readonly Message[], calls: readonly ToolCall[], outcomes: readonly (ToolOutcome | undefined)[], failed: number): Message[] {
+function completedResults(
+  classified: readonly Message[],
+  calls: readonly ToolCall[],
+  outcomes: readonly (ToolOutcome | undefined)[],
+  failed: number,
+): Message[] {
   const results = [...classified];
   for (let i = failed + 1; i < calls.length; i++) {
     const outcome = outcomes[i];
     const call = calls[i];
-    if (outcome?.ok === true && call !== undefined) results.push({ role: 'tool', content: outcome.text, toolCallId: call.id, toolName: call.name });
+    if (outcome?.ok === true && call !== undefined)
+      results.push({
+        role: 'tool',
+        content: outcome.text,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
   }
   return results;
 }
@@ -104,11 +151,18 @@ async function executeGroups<Deps>(
   tools: readonly Tool<Deps>[],
   corrections: Map<string, number>,
 ): Promise<(ToolOutcome | undefined)[]> {
-  const outcomes: (ToolOutcome | undefined)[] = new Array<ToolOutcome | undefined>(calls.length).fill(undefined);
+  const outcomes: (ToolOutcome | undefined)[] = new Array<ToolOutcome | undefined>(
+    calls.length,
+  ).fill(undefined);
   const groups: number[][] = [];
   for (const [index, tool] of tools.entries()) {
     const last = groups[groups.length - 1];
-    if (config.parallelToolCalls && tool.sequential !== true && last !== undefined && !(tools[last[0] ?? 0]?.sequential ?? false)) {
+    if (
+      config.parallelToolCalls &&
+      tool.sequential !== true &&
+      last !== undefined &&
+      !(tools[last[0] ?? 0]?.sequential ?? false)
+    ) {
       last.push(index);
     } else {
       groups.push([index]);
@@ -135,7 +189,14 @@ async function executeGroups<Deps>(
         outcomes[index] = await execute(index);
         return outcomes;
       }
-      state.emit({ kind: 'tool_start', turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+      state.emit({
+        kind: 'tool_start',
+        turn,
+        attempt: 0,
+        callId: call.id,
+        toolName: call.name,
+        args: call.args,
+      });
       const outcome = await execute(index);
       outcomes[index] = outcome;
       finishEvent(state, turn, call, outcome);
@@ -143,7 +204,14 @@ async function executeGroups<Deps>(
     }
     for (const index of group) {
       const call = calls[index] as ToolCall;
-      state.emit({ kind: 'tool_start', turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args });
+      state.emit({
+        kind: 'tool_start',
+        turn,
+        attempt: 0,
+        callId: call.id,
+        toolName: call.name,
+        args: call.args,
+      });
     }
     const settled = await Promise.all(group.map(execute));
     for (const [position, index] of group.entries()) {
@@ -155,12 +223,21 @@ async function executeGroups<Deps>(
   return outcomes;
 }
 
-function finishEvent<Deps>(state: RunState<Deps>, turn: number, call: ToolCall, outcome: ToolOutcome): void {
+function finishEvent<Deps>(
+  state: RunState<Deps>,
+  turn: number,
+  call: ToolCall,
+  outcome: ToolOutcome,
+): void {
   const base = { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
   if (!outcome.ok && !outcome.cancelled && findDeferred(outcome.error) !== undefined) {
     state.emit({ kind: 'deferred', ...base });
     return;
   }
   state.toolCalls++;
-  state.emit(outcome.ok ? { kind: 'tool_end', ...base, result: outcome.text } : { kind: 'tool_end', ...base, error: outcome.error });
+  state.emit(
+    outcome.ok
+      ? { kind: 'tool_end', ...base, result: outcome.text }
+      : { kind: 'tool_end', ...base, error: outcome.error },
+  );
 }

@@ -8,7 +8,8 @@ import { requireApproval } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 
 /** How one execution ended. Internal. */
-export type ToolOutcome = { ok: true; text: string } | { ok: false; error: unknown; cancelled: boolean };
+export type ToolOutcome =
+  { ok: true; text: string } | { ok: false; error: unknown; cancelled: boolean };
 
 /** What one execution needs. Internal. */
 export interface ExecutionInput<Deps> {
@@ -40,7 +41,9 @@ export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<To
     timeout > 0
       ? setTimeout(() => {
           deadline.passed = true;
-          controller.abort(new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`));
+          controller.abort(
+            new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`),
+          );
         }, timeout)
       : undefined;
   let outcome: ToolOutcome;
@@ -52,8 +55,10 @@ export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<To
     if (timer !== undefined) clearTimeout(timer);
     runSignal.removeEventListener('abort', onRunAbort);
   }
-  if (isAborted(runSignal)) return { ok: false, error: cancellationError(runSignal), cancelled: true };
-  if (deadline.passed) return { ok: false, error: cancellationError(controller.signal), cancelled: true };
+  if (isAborted(runSignal))
+    return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  if (deadline.passed)
+    return { ok: false, error: cancellationError(controller.signal), cancelled: true };
   return outcome;
 }
 
@@ -68,7 +73,10 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
   try {
     args = parseUntrustedJson(call.args);
   } catch (cause) {
-    throw new ModelRetry(`the arguments are not valid JSON (${describeError(cause)}); send a JSON object matching the tool's schema`, { cause });
+    throw new ModelRetry(
+      `the arguments are not valid JSON (${describeError(cause)}); send a JSON object matching the tool's schema`,
+      { cause },
+    );
   }
   const ctx: ToolContext<Deps> = {
     deps: input.deps,
@@ -85,7 +93,9 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
   }
   const text: unknown = await tool.execute(args, ctx);
   if (typeof text !== 'string') {
-    throw new TypeError(`tool "${tool.name}" returned ${text === null ? 'null' : typeof text}; a tool must return a string for the model`);
+    throw new TypeError(
+      `tool "${tool.name}" returned ${text === null ? 'null' : typeof text}; a tool must return a string for the model`,
+    );
   }
   return text;
 }

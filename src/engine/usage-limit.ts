@@ -11,7 +11,8 @@ export interface UsageLimit {
 }
 
 /** Which bound a run crossed. */
-export type UsageLimitKind = 'input token' | 'output token' | 'total token' | 'request' | 'tool call';
+export type UsageLimitKind =
+  'input token' | 'output token' | 'total token' | 'request' | 'tool call';
 
 /** A run crossed a usage bound. */
 export class UsageLimitError extends GolemError {
@@ -43,7 +44,10 @@ export interface UsageCounters {
  * The first crossed bound (strictly greater than its limit), in the order input, output, total,
  * request, tool call; `undefined` when none is crossed.
  */
-export function crossedLimit(limit: UsageLimit | undefined, counters: UsageCounters): UsageLimitError | undefined {
+export function crossedLimit(
+  limit: UsageLimit | undefined,
+  counters: UsageCounters,
+): UsageLimitError | undefined {
   if (limit === undefined) return undefined;
   const { inputTokens, outputTokens } = counters.usage;
   const checks: [UsageLimitKind, number | undefined, number][] = [
@@ -54,7 +58,8 @@ export function crossedLimit(limit: UsageLimit | undefined, counters: UsageCount
     ['tool call', limit.toolCalls, counters.toolCalls],
   ];
   for (const [kind, bound, actual] of checks) {
-    if (bound !== undefined && bound > 0 && actual > bound) return new UsageLimitError(kind, bound, actual);
+    if (bound !== undefined && bound > 0 && actual > bound)
+      return new UsageLimitError(kind, bound, actual);
   }
   return undefined;
 }

@@ -10,7 +10,10 @@ import { RunInputError } from './errors';
 /** Validates the prompt parts (spec §19.1); throws `RunInputError` naming the part. */
 export function validatePromptParts(parts: readonly Part[]): void {
   for (const [i, part] of parts.entries()) {
-    const problem = typeof part === 'object' && (part as unknown) !== null ? partProblem(part) : 'part must be an object';
+    const problem =
+      typeof part === 'object' && (part as unknown) !== null
+        ? partProblem(part)
+        : 'part must be an object';
     if (problem !== undefined) throw new RunInputError(`prompt part ${i}: ${problem}`);
   }
 }
@@ -23,13 +26,18 @@ export function validateHistory(history: readonly Message[]): void {
   if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
   for (const [i, message] of history.entries()) {
     const at = `history message ${i}`;
-    if (typeof message !== 'object' || (message as unknown) === null) throw new RunInputError(`${at}: must be an object`);
+    if (typeof message !== 'object' || (message as unknown) === null)
+      throw new RunInputError(`${at}: must be an object`);
     if (!ROLES.includes(message.role)) {
-      throw new RunInputError(`${at}: role must be one of ${ROLES.join(', ')}, got ${showValue(message.role)}`);
+      throw new RunInputError(
+        `${at}: role must be one of ${ROLES.join(', ')}, got ${showValue(message.role)}`,
+      );
     }
-    if (message.content !== undefined && typeof (message.content as unknown) !== 'string') throw new RunInputError(`${at}: content must be a string`);
+    if (message.content !== undefined && typeof (message.content as unknown) !== 'string')
+      throw new RunInputError(`${at}: content must be a string`);
     const parts = message.parts ?? [];
-    if (parts.length > 0 && message.role !== 'user') throw new RunInputError(`${at}: parts are only supported on user messages`);
+    if (parts.length > 0 && message.role !== 'user')
+      throw new RunInputError(`${at}: parts are only supported on user messages`);
     for (const [j, part] of parts.entries()) {
       const problem = partProblem(part);
       if (problem !== undefined) throw new RunInputError(`${at} part ${j}: ${problem}`);

@@ -32,7 +32,12 @@ function isNamed(value: unknown, name: string): boolean {
 /** Whether the chain of `error` contains a cancellation or a deadline (ours or a DOM abort). */
 export function isCancellation(error: unknown): boolean {
   for (const e of errorChain(error)) {
-    if (CancelledError.is(e) || DeadlineExceededError.is(e) || isNamed(e, 'AbortError') || isNamed(e, 'TimeoutError')) {
+    if (
+      CancelledError.is(e) ||
+      DeadlineExceededError.is(e) ||
+      isNamed(e, 'AbortError') ||
+      isNamed(e, 'TimeoutError')
+    ) {
       return true;
     }
   }
@@ -41,7 +46,8 @@ export function isCancellation(error: unknown): boolean {
 
 /** Whether the chain of `error` contains a deadline (ours or a DOM `TimeoutError`). */
 export function isDeadlineExceeded(error: unknown): boolean {
-  for (const e of errorChain(error)) if (DeadlineExceededError.is(e) || isNamed(e, 'TimeoutError')) return true;
+  for (const e of errorChain(error))
+    if (DeadlineExceededError.is(e) || isNamed(e, 'TimeoutError')) return true;
   return false;
 }
 
@@ -52,7 +58,8 @@ export function isDeadlineExceeded(error: unknown): boolean {
 export function cancellationError(signal: AbortSignal): CancelledError | DeadlineExceededError {
   const reason: unknown = signal.reason;
   if (CancelledError.is(reason) || DeadlineExceededError.is(reason)) return reason;
-  if (isNamed(reason, 'TimeoutError')) return new DeadlineExceededError('deadline exceeded', { cause: reason });
+  if (isNamed(reason, 'TimeoutError'))
+    return new DeadlineExceededError('deadline exceeded', { cause: reason });
   return new CancelledError('operation was cancelled', { cause: reason });
 }
 

@@ -2,7 +2,13 @@ import { Buffer } from 'node:buffer';
 import { HistoryFormatError } from './history-error';
 import { ROLES, type Message, type Role, type ToolCall } from './message';
 import type { Part, PartKind } from './part';
-import { JsonParseError, RawJson, compactJson, parseJsonWithRaw, type JsonPathSegment } from './raw-json';
+import {
+  JsonParseError,
+  RawJson,
+  compactJson,
+  parseJsonWithRaw,
+  type JsonPathSegment,
+} from './raw-json';
 import type { JsonLimits } from './safe-json';
 import type { ThinkingBlock } from './thinking';
 
@@ -33,7 +39,8 @@ export const HISTORY_DEFAULT_LIMITS: Readonly<Required<JsonLimits>> = {
  * {@link ARGS_MAX_DEPTH}).
  */
 export function encodeMessages(messages: readonly Message[]): string {
-  if (!Array.isArray(messages)) throw new HistoryFormatError(undefined, '', 'must be an array of messages');
+  if (!Array.isArray(messages))
+    throw new HistoryFormatError(undefined, '', 'must be an array of messages');
   return `[${mapItems(messages, (message, index) => encodeAt(message, index)).join(',')}]`;
 }
 
@@ -52,7 +59,11 @@ export function decodeMessages(json: string, limits: JsonLimits = {}): Message[]
   const maxLength = limits.maxLength ?? HISTORY_DEFAULT_LIMITS.maxLength;
   const maxDepth = limits.maxDepth ?? HISTORY_DEFAULT_LIMITS.maxDepth;
   if (json.length > maxLength) {
-    throw new HistoryFormatError(undefined, '', `is ${json.length} characters; the limit is ${maxLength}`);
+    throw new HistoryFormatError(
+      undefined,
+      '',
+      `is ${json.length} characters; the limit is ${maxLength}`,
+    );
   }
   let tree: unknown;
   try {
@@ -62,9 +73,15 @@ export function decodeMessages(json: string, limits: JsonLimits = {}): Message[]
     const head = error.path[0];
     const index = typeof head === 'number' ? head : undefined;
     const field = index === undefined ? '' : renderPath(error.path.slice(1));
-    throw new HistoryFormatError(index, field, `is not valid JSON: ${error.message}`, { cause: error });
+    throw new HistoryFormatError(index, field, `is not valid JSON: ${error.message}`, {
+      cause: error,
+    });
   }
-  return readHistory(tree, { raw: true, argsDepth: maxDepth - ENVELOPE_DEPTH, maxNodes: maxLength });
+  return readHistory(tree, {
+    raw: true,
+    argsDepth: maxDepth - ENVELOPE_DEPTH,
+    maxNodes: maxLength,
+  });
 }
 
 /**
@@ -84,12 +101,21 @@ function encodeAt(value: unknown, index: number | undefined): string {
   const out = [`"role":${JSON.stringify(readRole(m, index))}`];
   emitStrings(out, m, ['content'], index, '');
   const parts = optionalArray(m, 'parts', index);
-  if (parts) out.push(`"parts":[${mapItems(parts, (p, j) => encodePart(p, index, `parts[${j}]`)).join(',')}]`);
+  if (parts)
+    out.push(
+      `"parts":[${mapItems(parts, (p, j) => encodePart(p, index, `parts[${j}]`)).join(',')}]`,
+    );
   const calls = optionalArray(m, 'toolCalls', index);
-  if (calls) out.push(`"toolCalls":[${mapItems(calls, (c, j) => encodeCall(c, index, `toolCalls[${j}]`)).join(',')}]`);
+  if (calls)
+    out.push(
+      `"toolCalls":[${mapItems(calls, (c, j) => encodeCall(c, index, `toolCalls[${j}]`)).join(',')}]`,
+    );
   emitStrings(out, m, ['toolCallId', 'toolName'], index, '');
   const thinking = optionalArray(m, 'thinking', index);
-  if (thinking) out.push(`"thinking":[${mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`);
+  if (thinking)
+    out.push(
+      `"thinking":[${mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`,
+    );
   return `{${out.join(',')}}`;
 }
 
@@ -99,8 +125,12 @@ function encodePart(value: unknown, index: number | undefined, at: string): stri
   emitStrings(out, p, ['url'], index, at);
   const data = own(p, 'data');
   if (data !== undefined && data !== null) {
-    if (!(data instanceof Uint8Array)) throw new HistoryFormatError(index, `${at}.data`, 'must be a Uint8Array');
-    if (data.length > 0) out.push(`"data":"${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}"`);
+    if (!(data instanceof Uint8Array))
+      throw new HistoryFormatError(index, `${at}.data`, 'must be a Uint8Array');
+    if (data.length > 0)
+      out.push(
+        `"data":"${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}"`,
+      );
   }
   emitStrings(out, p, ['mediaType'], index, at);
   return `{${out.join(',')}}`;
@@ -110,19 +140,26 @@ function encodeCall(value: unknown, index: number | undefined, at: string): stri
   const c = record(value, index, at);
   const id = JSON.stringify(requiredString(c, 'id', index, at));
   const name = JSON.stringify(requiredName(c, index, at));
-  const out = [`"id":${id}`, `"name":${name}`, `"args":${encodeArgs(own(c, 'args'), index, `${at}.args`)}`];
+  const out = [
+    `"id":${id}`,
+    `"name":${name}`,
+    `"args":${encodeArgs(own(c, 'args'), index, `${at}.args`)}`,
+  ];
   emitStrings(out, c, ['signature'], index, at);
   return `{${out.join(',')}}`;
 }
 
 function encodeArgs(args: unknown, index: number | undefined, field: string): string {
   if (args === undefined || args === null || args === '') return 'null';
-  if (typeof args !== 'string') throw new HistoryFormatError(index, field, 'must be a string of JSON text');
+  if (typeof args !== 'string')
+    throw new HistoryFormatError(index, field, 'must be a string of JSON text');
   try {
     return compactJson(args, { maxLength: Number.MAX_SAFE_INTEGER, maxDepth: ARGS_MAX_DEPTH });
   } catch (error) {
     if (!JsonParseError.is(error)) throw error;
-    throw new HistoryFormatError(index, field, `is not valid JSON: ${error.message}`, { cause: error });
+    throw new HistoryFormatError(index, field, `is not valid JSON: ${error.message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -133,7 +170,13 @@ function encodeBlock(value: unknown, index: number | undefined, at: string): str
 }
 
 /** Appends `"key":"value"` for each of `keys` whose value is a non-empty string. */
-function emitStrings(out: string[], fields: Fields, keys: readonly string[], index: number | undefined, at: string): void {
+function emitStrings(
+  out: string[],
+  fields: Fields,
+  keys: readonly string[],
+  index: number | undefined,
+  at: string,
+): void {
   for (const key of keys) {
     const text = optionalString(fields, key, index, at);
     if (text !== undefined) out.push(`"${key}":${JSON.stringify(text)}`);
@@ -152,7 +195,8 @@ function isArgsPath(path: readonly JsonPathSegment[]): boolean {
 }
 
 function readHistory(tree: unknown, mode: ReadMode): Message[] {
-  if (!Array.isArray(tree)) throw new HistoryFormatError(undefined, '', 'must be a JSON array of messages');
+  if (!Array.isArray(tree))
+    throw new HistoryFormatError(undefined, '', 'must be a JSON array of messages');
   return mapItems(tree, (value, index) => readMessage(value, index, mode));
 }
 
@@ -162,16 +206,24 @@ function readMessage(value: unknown, index: number, mode: ReadMode): Message {
   const parts = optionalArray(m, 'parts', index);
   if (parts) message.parts = mapItems(parts, (p, j) => readPart(p, index, `parts[${j}]`));
   const calls = optionalArray(m, 'toolCalls', index);
-  if (calls) message.toolCalls = mapItems(calls, (c, j) => readCall(c, index, `toolCalls[${j}]`, mode));
+  if (calls)
+    message.toolCalls = mapItems(calls, (c, j) => readCall(c, index, `toolCalls[${j}]`, mode));
   copyStrings(message, m, ['toolCallId', 'toolName'], index, '');
   const thinking = optionalArray(m, 'thinking', index);
-  if (thinking) message.thinking = mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
+  if (thinking)
+    message.thinking = mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
   return message;
 }
 
 function readPart(value: unknown, index: number, at: string): Part {
   const p = record(value, index, at);
-  const part = copyStrings<Part>({ kind: requiredString(p, 'kind', index, at) as PartKind }, p, ['url'], index, at);
+  const part = copyStrings<Part>(
+    { kind: requiredString(p, 'kind', index, at) as PartKind },
+    p,
+    ['url'],
+    index,
+    at,
+  );
   const data = optionalString(p, 'data', index, at);
   if (data !== undefined) part.data = decodeBase64(data, index, `${at}.data`);
   return copyStrings(part, p, ['mediaType'], index, at);
@@ -179,7 +231,11 @@ function readPart(value: unknown, index: number, at: string): Part {
 
 function readCall(value: unknown, index: number, at: string, mode: ReadMode): ToolCall {
   const c = record(value, index, at);
-  const call: ToolCall = { id: requiredString(c, 'id', index, at), name: requiredName(c, index, at), args: '' };
+  const call: ToolCall = {
+    id: requiredString(c, 'id', index, at),
+    name: requiredName(c, index, at),
+    args: '',
+  };
   const args = own(c, 'args');
   if (args !== undefined) call.args = readArgs(args, index, `${at}.args`, mode);
   return copyStrings(call, c, ['signature'], index, at);
@@ -190,7 +246,13 @@ function readBlock(value: unknown, index: number, at: string): ThinkingBlock {
 }
 
 /** Sets each of `keys` whose value in `fields` is a non-empty string on `target`. */
-function copyStrings<T extends object>(target: T, fields: Fields, keys: readonly (keyof T & string)[], index: number, at: string): T {
+function copyStrings<T extends object>(
+  target: T,
+  fields: Fields,
+  keys: readonly (keyof T & string)[],
+  index: number,
+  at: string,
+): T {
   for (const key of keys) {
     const text = optionalString(fields, key, index, at);
     if (text !== undefined) (target as Record<string, unknown>)[key] = text;
@@ -212,7 +274,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Strict standard base64 with padding; non-canonical trailing bits are refused too. */
 function decodeBase64(text: string, index: number, field: string): Uint8Array {
-  const bytes = text.length % 4 === 0 && BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
+  const bytes =
+    text.length % 4 === 0 && BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
   if (bytes?.toString('base64') !== text) {
     throw new HistoryFormatError(index, field, 'must be standard base64 with padding');
   }
@@ -234,14 +297,16 @@ function plainJsonProblem(value: unknown, maxDepth: number, maxNodes: number): s
       if (!Number.isFinite(current)) return 'contains a non-finite number';
       continue;
     }
-    if (typeof current !== 'object') return `contains a value of type ${typeof current}, which is not JSON`;
+    if (typeof current !== 'object')
+      return `contains a value of type ${typeof current}, which is not JSON`;
     if (depth >= maxDepth) return `is nested deeper than ${maxDepth} levels`;
     if (Array.isArray(current)) {
       for (const item of current as unknown[]) stack.push([item, depth + 1]);
       continue;
     }
     const proto: unknown = Object.getPrototypeOf(current);
-    if (proto !== Object.prototype && proto !== null) return 'contains an object that is not a plain object';
+    if (proto !== Object.prototype && proto !== null)
+      return 'contains an object that is not a plain object';
     for (const item of Object.values(current)) stack.push([item, depth + 1]);
   }
   return undefined;
@@ -279,16 +344,28 @@ function readRole(m: Fields, index: number | undefined): Role {
 }
 
 /** An optional string; absent, `null` and `''` all read as `undefined`. */
-function optionalString(fields: Fields, key: string, index: number | undefined, at: string): string | undefined {
+function optionalString(
+  fields: Fields,
+  key: string,
+  index: number | undefined,
+  at: string,
+): string | undefined {
   const value = own(fields, key);
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new HistoryFormatError(index, join(at, key), 'must be a string');
+  if (typeof value !== 'string')
+    throw new HistoryFormatError(index, join(at, key), 'must be a string');
   return value;
 }
 
-function requiredString(fields: Fields, key: string, index: number | undefined, at: string): string {
+function requiredString(
+  fields: Fields,
+  key: string,
+  index: number | undefined,
+  at: string,
+): string {
   const value = own(fields, key);
-  if (typeof value !== 'string') throw new HistoryFormatError(index, join(at, key), 'must be a string');
+  if (typeof value !== 'string')
+    throw new HistoryFormatError(index, join(at, key), 'must be a string');
   return value;
 }
 
@@ -299,7 +376,11 @@ function requiredName(call: Fields, index: number | undefined, at: string): stri
 }
 
 /** An optional array; absent, `null` and `[]` all read as `undefined`. */
-function optionalArray(fields: Fields, key: string, index: number | undefined): unknown[] | undefined {
+function optionalArray(
+  fields: Fields,
+  key: string,
+  index: number | undefined,
+): unknown[] | undefined {
   const value = own(fields, key);
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new HistoryFormatError(index, key, 'must be an array');

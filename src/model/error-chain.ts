@@ -14,7 +14,8 @@ export function* errorChain(
     if (current === undefined || current === null || seen.has(current)) continue;
     seen.add(current);
     yield current;
-    if (typeof current !== 'object' || (current !== error && options.stopAt?.(current) === true)) continue;
+    if (typeof current !== 'object' || (current !== error && options.stopAt?.(current) === true))
+      continue;
     const children: unknown[] = [];
     if (current instanceof AggregateError) children.push(...(current.errors as unknown[]));
     if ('cause' in current) children.push((current as { cause?: unknown }).cause);

@@ -11,7 +11,11 @@ export class ModelRetry extends GolemError {
   readonly reason: string;
 
   constructor(reason: string, options?: { cause?: unknown }) {
-    super('ModelRetry', `model output rejected: ${reason === '' ? '(no reason)' : reason}`, options);
+    super(
+      'ModelRetry',
+      `model output rejected: ${reason === '' ? '(no reason)' : reason}`,
+      options,
+    );
     this.reason = reason;
   }
 
@@ -51,7 +55,11 @@ export class ModelHTTPError extends GolemError {
 
   constructor(init: ModelHTTPErrorInit) {
     const detail = init.message ?? init.body ?? '';
-    super('ModelHTTPError', `${init.provider}: HTTP ${init.status}${detail === '' ? '' : `: ${detail}`}`, { cause: init.cause });
+    super(
+      'ModelHTTPError',
+      `${init.provider}: HTTP ${init.status}${detail === '' ? '' : `: ${detail}`}`,
+      { cause: init.cause },
+    );
     this.status = init.status;
     this.provider = init.provider;
     this.code = init.code;
@@ -96,7 +104,11 @@ export function isRetryable(error: unknown): boolean {
   if (error === undefined || error === null || isCancellation(error)) return false;
   for (const e of errorChain(error)) {
     if (ModelRetry.is(e)) return false;
-    if (typeof e === 'object' && e !== null && typeof (e as { retryable?: unknown }).retryable === 'boolean') {
+    if (
+      typeof e === 'object' &&
+      e !== null &&
+      typeof (e as { retryable?: unknown }).retryable === 'boolean'
+    ) {
       return (e as { retryable: boolean }).retryable;
     }
   }

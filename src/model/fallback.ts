@@ -23,7 +23,9 @@ export class FallbackExhaustedError extends GolemError {
 
   constructor(errors: readonly unknown[]) {
     const last = errors[errors.length - 1];
-    super('FallbackExhaustedError', last instanceof Error ? last.message : String(last), { cause: last });
+    super('FallbackExhaustedError', last instanceof Error ? last.message : String(last), {
+      cause: last,
+    });
     this.errors = errors;
     this.retryable = isRetryable(last);
   }
@@ -59,7 +61,9 @@ export class FallbackModel implements StreamingModel {
 
   constructor(models: readonly Model[], options: FallbackOptions = {}) {
     if (!Array.isArray(models) || models.length < 2) {
-      throw new FallbackConfigError('FallbackModel needs a primary model and at least one alternate');
+      throw new FallbackConfigError(
+        'FallbackModel needs a primary model and at least one alternate',
+      );
     }
     for (const [i, model] of models.entries()) {
       if (!isRecord(model) || typeof model.generate !== 'function') {
@@ -75,9 +79,16 @@ export class FallbackModel implements StreamingModel {
     return this.attempt(options.signal, (model) => model.generate(request, options));
   }
 
-  async stream(request: ModelRequest, onDelta: DeltaHandler, options: GenerateOptions = {}): Promise<ModelResponse> {
+  async stream(
+    request: ModelRequest,
+    onDelta: DeltaHandler,
+    options: GenerateOptions = {},
+  ): Promise<ModelResponse> {
     const streaming = this.models.map((model, i) => {
-      if (!isStreamingModel(model)) throw new FallbackConfigError(`FallbackModel member ${i} (${model.name ?? 'unnamed'}) does not support streaming`);
+      if (!isStreamingModel(model))
+        throw new FallbackConfigError(
+          `FallbackModel member ${i} (${model.name ?? 'unnamed'}) does not support streaming`,
+        );
       return model;
     });
     let forwarded = false;
@@ -85,7 +96,11 @@ export class FallbackModel implements StreamingModel {
       forwarded = true;
       return onDelta(delta);
     };
-    return this.attempt(options.signal, (_model, i) => (streaming[i] as StreamingModel).stream(request, forward, options), () => forwarded);
+    return this.attempt(
+      options.signal,
+      (_model, i) => (streaming[i] as StreamingModel).stream(request, forward, options),
+      () => forwarded,
+    );
   }
 
   private async attempt(

@@ -15,7 +15,12 @@ export class HistoryFormatError extends GolemError {
   /** What is wrong, without the location, e.g. `must be a string`. */
   readonly problem: string;
 
-  constructor(index: number | undefined, field: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    index: number | undefined,
+    field: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super('HistoryFormatError', historyProblemText(index, field, problem), options);
     this.index = index;
     this.field = field;

@@ -1,5 +1,12 @@
 export type { Role, Message, ToolCall } from './message';
-export { ROLES, systemMessage, userMessage, assistantMessage, toolResultMessage, cloneMessage } from './message';
+export {
+  ROLES,
+  systemMessage,
+  userMessage,
+  assistantMessage,
+  toolResultMessage,
+  cloneMessage,
+} from './message';
 export type { Part, PartKind } from './part';
 export { imageUrl, imageData, partProblem } from './part';
 export type { ThinkingBlock } from './thinking';
@@ -23,13 +30,27 @@ export {
   throwIfCancelled,
 } from './cancellation';
 export type { ModelHTTPErrorInit } from './errors';
-export { ModelRetry, ModelHTTPError, ModelResponseError, isRetryable, isRetryableStatus, retryAfterOf } from './errors';
+export {
+  ModelRetry,
+  ModelHTTPError,
+  ModelResponseError,
+  isRetryable,
+  isRetryableStatus,
+  retryAfterOf,
+} from './errors';
 export type { JsonLimits } from './safe-json';
 export { UnsafeJsonError, parseUntrustedJson, isValidJson } from './safe-json';
 export { isArrayValue, isRecord } from './guards';
 export { showValue } from './error-base';
 export { HistoryFormatError } from './history-error';
-export { encodeMessages, encodeMessage, decodeMessages, parseHistory, ARGS_MAX_DEPTH, HISTORY_DEFAULT_LIMITS } from './codec';
+export {
+  encodeMessages,
+  encodeMessage,
+  decodeMessages,
+  parseHistory,
+  ARGS_MAX_DEPTH,
+  HISTORY_DEFAULT_LIMITS,
+} from './codec';
 export type { JsonPathSegment, RawJsonOptions } from './raw-json';
 export { RawJson, JsonParseError, parseJsonWithRaw, compactJson } from './raw-json';
 export type { FallbackOptions } from './fallback';

@@ -1,5 +1,6 @@
 /** A JSON value. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };

@@ -43,7 +43,9 @@ export function systemMessage(content: string): Message {
 
 /** A user message, optionally with parts (images). */
 export function userMessage(content: string, parts?: Part[]): Message {
-  return parts !== undefined && parts.length > 0 ? { role: 'user', content, parts } : { role: 'user', content };
+  return parts !== undefined && parts.length > 0
+    ? { role: 'user', content, parts }
+    : { role: 'user', content };
 }
 
 /** An assistant message with text and optional tool calls. */
@@ -62,7 +64,10 @@ export function toolResultMessage(call: Pick<ToolCall, 'id' | 'name'>, content: 
 /** Deep copy of a message (parts' bytes included) so later mutation cannot alter the copy. */
 export function cloneMessage(message: Message): Message {
   const copy: Message = { ...message };
-  if (message.parts) copy.parts = message.parts.map((p) => (p.data ? { ...p, data: new Uint8Array(p.data) } : { ...p }));
+  if (message.parts)
+    copy.parts = message.parts.map((p) =>
+      p.data ? { ...p, data: new Uint8Array(p.data) } : { ...p },
+    );
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((c) => ({ ...c }));
   if (message.thinking) copy.thinking = message.thinking.map((b) => ({ ...b }));
   return copy;

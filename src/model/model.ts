@@ -20,7 +20,11 @@ export type DeltaHandler = (delta: Delta) => void | Promise<void>;
 
 /** A model that can also stream. A handler error stops the stream and is rethrown as-is. */
 export interface StreamingModel extends Model {
-  stream(request: ModelRequest, onDelta: DeltaHandler, options?: GenerateOptions): Promise<ModelResponse>;
+  stream(
+    request: ModelRequest,
+    onDelta: DeltaHandler,
+    options?: GenerateOptions,
+  ): Promise<ModelResponse>;
 }
 
 /** Whether `model` implements the streaming port. */

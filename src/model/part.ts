@@ -32,6 +32,7 @@ export function partProblem(part: Part): string | undefined {
   const hasData = part.data !== undefined && part.data.length > 0;
   if (hasUrl && hasData) return 'image part has both url and data; set exactly one';
   if (!hasUrl && !hasData) return 'image part has neither url nor data; set exactly one';
-  if (hasData && (part.mediaType === undefined || part.mediaType === '')) return 'image part with data needs a media type';
+  if (hasData && (part.mediaType === undefined || part.mediaType === ''))
+    return 'image part with data needs a media type';
   return undefined;
 }

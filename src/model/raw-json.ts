@@ -84,7 +84,14 @@ const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const SIMPLE_ESCAPES: Record<number, string> = {
-  0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t',
+  0x22: '"',
+  0x5c: '\\',
+  0x2f: '/',
+  0x62: '\b',
+  0x66: '\f',
+  0x6e: '\n',
+  0x72: '\r',
+  0x74: '\t',
 };
 
 /** Recursive-descent parser; `materialize` false validates without building values. */
@@ -102,15 +109,19 @@ class Parser {
     this.maxDepth = options.maxDepth ?? RAW_JSON_DEFAULT_MAX_DEPTH;
     this.rawAt = options.rawAt;
     if (!(this.maxDepth >= 0 && this.maxDepth <= RAW_JSON_MAX_SUPPORTED_DEPTH)) {
-      throw new RangeError(`maxDepth must be between 0 and ${RAW_JSON_MAX_SUPPORTED_DEPTH}, got ${this.maxDepth}`);
+      throw new RangeError(
+        `maxDepth must be between 0 and ${RAW_JSON_MAX_SUPPORTED_DEPTH}, got ${this.maxDepth}`,
+      );
     }
-    if (text.length > maxLength) this.fail(`JSON text is ${text.length} characters; the limit is ${maxLength}`, maxLength);
+    if (text.length > maxLength)
+      this.fail(`JSON text is ${text.length} characters; the limit is ${maxLength}`, maxLength);
   }
 
   document(materialize: boolean): unknown {
     const value = this.value(materialize, 0);
     this.skipWhitespace();
-    if (this.pos < this.text.length) this.fail(`unexpected ${this.describe(this.pos)} after the JSON value`);
+    if (this.pos < this.text.length)
+      this.fail(`unexpected ${this.describe(this.pos)} after the JSON value`);
     return value;
   }
 
@@ -143,11 +154,14 @@ class Parser {
     for (;;) {
       this.skipWhitespace();
       const keyStart = this.pos;
-      if (this.text.charCodeAt(keyStart) !== 0x22) this.fail(`unexpected ${this.describe(keyStart)}; expected a string key`);
+      if (this.text.charCodeAt(keyStart) !== 0x22)
+        this.fail(`unexpected ${this.describe(keyStart)}; expected a string key`);
       const key = this.string(true) as string;
-      if (materialize && key === '__proto__') this.fail('object key "__proto__" is not allowed', keyStart);
+      if (materialize && key === '__proto__')
+        this.fail('object key "__proto__" is not allowed', keyStart);
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`unexpected ${this.describe(this.pos)}; expected ':'`);
+      if (this.text.charCodeAt(this.pos) !== 0x3a)
+        this.fail(`unexpected ${this.describe(this.pos)}; expected ':'`);
       this.pos++;
       this.path.push(key);
       const item = this.value(materialize, depth);
@@ -181,11 +195,15 @@ class Parser {
     this.pos++;
     if (c === 0x2c) return false;
     if (c === close) return true;
-    return this.fail(`unexpected ${this.describe(this.pos - 1)}; expected ',' or '${String.fromCharCode(close)}'`, this.pos - 1);
+    return this.fail(
+      `unexpected ${this.describe(this.pos - 1)}; expected ',' or '${String.fromCharCode(close)}'`,
+      this.pos - 1,
+    );
   }
 
   private enter(depth: number): void {
-    if (depth > this.maxDepth) this.fail(`nesting is deeper than the limit of ${this.maxDepth} levels`);
+    if (depth > this.maxDepth)
+      this.fail(`nesting is deeper than the limit of ${this.maxDepth} levels`);
     this.pos++;
   }
 
@@ -219,7 +237,10 @@ class Parser {
         if (build) out += String.fromCharCode(parseInt(hex, 16));
         i += 6;
       } else {
-        this.fail(i + 1 >= text.length ? 'unterminated string' : `invalid escape \\${text.charAt(i + 1)}`, i);
+        this.fail(
+          i + 1 >= text.length ? 'unterminated string' : `invalid escape \\${text.charAt(i + 1)}`,
+          i,
+        );
       }
       chunk = i;
     }
@@ -238,14 +259,16 @@ class Parser {
     } else this.fail(`unexpected ${this.describe(i)}; expected a digit`, i);
     if (text.charCodeAt(i) === 0x2e) {
       i++;
-      if (!isDigit(text.charCodeAt(i))) this.fail(`unexpected ${this.describe(i)}; expected a digit after '.'`, i);
+      if (!isDigit(text.charCodeAt(i)))
+        this.fail(`unexpected ${this.describe(i)}; expected a digit after '.'`, i);
       while (isDigit(text.charCodeAt(i))) i++;
     }
     if ((text.charCodeAt(i) | 0x20) === 0x65) {
       i++;
       const sign = text.charCodeAt(i);
       if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(text.charCodeAt(i))) this.fail(`unexpected ${this.describe(i)}; expected an exponent digit`, i);
+      if (!isDigit(text.charCodeAt(i)))
+        this.fail(`unexpected ${this.describe(i)}; expected an exponent digit`, i);
       while (isDigit(text.charCodeAt(i))) i++;
     }
     this.pos = i;
@@ -253,7 +276,8 @@ class Parser {
   }
 
   private literal<T>(word: string, value: T): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail(`unexpected ${this.describe(this.pos)}; expected a JSON value`);
+    if (!this.text.startsWith(word, this.pos))
+      this.fail(`unexpected ${this.describe(this.pos)}; expected a JSON value`);
     this.pos += word.length;
     return value;
   }

@@ -29,9 +29,11 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export function parseUntrustedJson(text: string, limits: JsonLimits = {}): unknown {
   const maxLength = limits.maxLength ?? 4 * 1024 * 1024;
   const maxDepth = limits.maxDepth ?? 256;
-  if (text.length > maxLength) throw new UnsafeJsonError(`JSON text is ${text.length} characters; the limit is ${maxLength}`);
+  if (text.length > maxLength)
+    throw new UnsafeJsonError(`JSON text is ${text.length} characters; the limit is ${maxLength}`);
   const depth = nestingDepth(text);
-  if (depth > maxDepth) throw new UnsafeJsonError(`JSON nesting depth ${depth} exceeds the limit of ${maxDepth}`);
+  if (depth > maxDepth)
+    throw new UnsafeJsonError(`JSON nesting depth ${depth} exceeds the limit of ${maxDepth}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -71,7 +73,8 @@ function assertNoForbiddenKeys(value: unknown): void {
       continue;
     }
     for (const key of Object.keys(current)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new UnsafeJsonError(`JSON object key "${key}" is not allowed`);
+      if (FORBIDDEN_KEYS.has(key))
+        throw new UnsafeJsonError(`JSON object key "${key}" is not allowed`);
       stack.push((current as Record<string, unknown>)[key]);
     }
   }

@@ -29,7 +29,8 @@ export function thinkingProblem(block: ThinkingBlock): string | undefined {
   const hasRedacted = block.redacted !== undefined && block.redacted !== '';
   const hasSignature = block.signature !== undefined && block.signature !== '';
   if (!hasText && !hasRedacted) return 'thinking block has neither text nor redacted data';
-  if (hasText && hasRedacted) return 'thinking block has both text and redacted data; set exactly one';
+  if (hasText && hasRedacted)
+    return 'thinking block has both text and redacted data; set exactly one';
   if (hasRedacted && hasSignature) return 'a redacted thinking block cannot carry a signature';
   return undefined;
 }

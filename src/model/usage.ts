@@ -11,7 +11,10 @@ export function emptyUsage(): Usage {
 
 /** The sum of two usages (missing or non-finite counts are zero). */
 export function addUsage(a: Usage, b: Usage | undefined): Usage {
-  return { inputTokens: a.inputTokens + count(b?.inputTokens), outputTokens: a.outputTokens + count(b?.outputTokens) };
+  return {
+    inputTokens: a.inputTokens + count(b?.inputTokens),
+    outputTokens: a.outputTokens + count(b?.outputTokens),
+  };
 }
 
 function count(n: number | undefined): number {

@@ -14,19 +14,25 @@ export type OutputValidator<O> = (value: unknown) => O | Promise<O>;
 export function decodeJSON<O = unknown>(validate?: OutputValidator<O>): OutputDecoder<O> {
   return async (response) => {
     const content = response.message.content ?? '';
-    if (content.trim() === '') throw new ModelRetry('the response is empty; respond with a JSON value only');
+    if (content.trim() === '')
+      throw new ModelRetry('the response is empty; respond with a JSON value only');
     let value: unknown;
     try {
       value = parseUntrustedJson(content);
     } catch (cause) {
-      throw new ModelRetry(`the response is not valid JSON for the expected output: ${describeError(cause)}`, { cause });
+      throw new ModelRetry(
+        `the response is not valid JSON for the expected output: ${describeError(cause)}`,
+        { cause },
+      );
     }
     if (validate === undefined) return value as O;
     try {
       return await validate(value);
     } catch (cause) {
       if (ModelRetry.is(cause)) throw cause;
-      throw new ModelRetry(`the JSON does not match the expected output: ${describeError(cause)}`, { cause });
+      throw new ModelRetry(`the JSON does not match the expected output: ${describeError(cause)}`, {
+        cause,
+      });
     }
   };
 }

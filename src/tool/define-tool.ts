@@ -27,21 +27,35 @@ export interface ToolDefinition<Deps, Args> {
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Builds a validated, frozen {@link Tool}. Throws {@link ToolDefinitionError} naming the fix. */
-export function defineTool<Deps = unknown, Args = unknown>(definition: ToolDefinition<Deps, Args>): Tool<Deps> {
+export function defineTool<Deps = unknown, Args = unknown>(
+  definition: ToolDefinition<Deps, Args>,
+): Tool<Deps> {
   if (!isRecord(definition)) {
-    throw new ToolDefinitionError('', 'defineTool needs a definition object { name, schema, execute }');
+    throw new ToolDefinitionError(
+      '',
+      'defineTool needs a definition object { name, schema, execute }',
+    );
   }
   const raw = definition as Partial<ToolDefinition<Deps, Args>>;
   const name = raw.name;
   if (typeof name !== 'string' || name === '') {
-    throw new ToolDefinitionError('', 'tool has no name: set `name` to 1–64 letters, digits, "_" or "-"');
+    throw new ToolDefinitionError(
+      '',
+      'tool has no name: set `name` to 1–64 letters, digits, "_" or "-"',
+    );
   }
   if (!NAME.test(name)) {
-    throw new ToolDefinitionError(name, `tool "${name}": name must be 1–64 letters, digits, "_" or "-"`);
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": name must be 1–64 letters, digits, "_" or "-"`,
+    );
   }
   const schema = normaliseSchema(name, raw.schema);
   if (typeof raw.execute !== 'function') {
-    throw new ToolDefinitionError(name, `tool "${name}": missing \`execute\`; pass (args, ctx) => string`);
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": missing \`execute\`; pass (args, ctx) => string`,
+    );
   }
   checkNonNegative(name, 'maxRetries', raw.maxRetries, true);
   checkNonNegative(name, 'timeout', raw.timeout, false);
@@ -54,7 +68,10 @@ export function defineTool<Deps = unknown, Args = unknown>(definition: ToolDefin
     name,
     description: raw.description ?? '',
     schema,
-    execute: parse === undefined ? (args, ctx) => execute(args as Args, ctx) : (args, ctx) => execute(parse(args), ctx),
+    execute:
+      parse === undefined
+        ? (args, ctx) => execute(args as Args, ctx)
+        : (args, ctx) => execute(parse(args), ctx),
     ...(raw.maxRetries !== undefined && { maxRetries: raw.maxRetries }),
     ...(raw.timeout !== undefined && { timeout: raw.timeout }),
     ...(raw.sequential !== undefined && { sequential: raw.sequential }),
@@ -65,29 +82,49 @@ export function defineTool<Deps = unknown, Args = unknown>(definition: ToolDefin
 
 function normaliseSchema(name: string, schema: unknown): JsonSchema {
   if (schema === undefined || schema === null || schema === '') {
-    throw new ToolDefinitionError(name, `tool "${name}": missing \`schema\`; pass a JSON Schema object such as { type: 'object' }`);
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": missing \`schema\`; pass a JSON Schema object such as { type: 'object' }`,
+    );
   }
   let value: unknown = schema;
   if (typeof schema === 'string') {
     try {
       value = JSON.parse(schema);
     } catch (cause) {
-      throw new ToolDefinitionError(name, `tool "${name}": schema is not valid JSON (${(cause as Error).message}); pass a JSON Schema object`);
+      throw new ToolDefinitionError(
+        name,
+        `tool "${name}": schema is not valid JSON (${(cause as Error).message}); pass a JSON Schema object`,
+      );
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ToolDefinitionError(name, `tool "${name}": schema must be a JSON object such as { type: 'object' }`);
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": schema must be a JSON object such as { type: 'object' }`,
+    );
   }
   try {
     return Object.freeze(JSON.parse(JSON.stringify(value)) as JsonSchema);
   } catch (cause) {
-    throw new ToolDefinitionError(name, `tool "${name}": schema is not JSON-serialisable (${(cause as Error).message})`);
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": schema is not JSON-serialisable (${(cause as Error).message})`,
+    );
   }
 }
 
 function checkNonNegative(name: string, field: string, value: unknown, integer: boolean): void {
   if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new ToolDefinitionError(name, `tool "${name}": \`${field}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${showValue(value)}`);
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": \`${field}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${showValue(value)}`,
+    );
   }
 }

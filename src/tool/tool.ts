@@ -3,7 +3,8 @@ import type { ToolSpec } from '../model/request';
 import type { ToolContext } from './context';
 
 /** Whether a call needs human approval before it runs; a function decides per call. */
-export type ApprovalPolicy<Deps> = boolean | ((args: unknown, ctx: ToolContext<Deps>) => boolean | Promise<boolean>);
+export type ApprovalPolicy<Deps> =
+  boolean | ((args: unknown, ctx: ToolContext<Deps>) => boolean | Promise<boolean>);
 
 /** A tool the model can call. Build one with {@link defineTool}. */
 export interface Tool<Deps = unknown> {

@@ -6,7 +6,9 @@ const metadata = new Map<string, unknown>();
 const record =
   (key: string) =>
   (target: object, property?: string | symbol): void => {
-    const get = (Reflect as unknown as { getMetadata?: (k: string, t: object, p?: string | symbol) => unknown }).getMetadata;
+    const get = (
+      Reflect as unknown as { getMetadata?: (k: string, t: object, p?: string | symbol) => unknown }
+    ).getMetadata;
     metadata.set(key, get?.('design:paramtypes', target, property));
   };
 
@@ -19,7 +21,8 @@ Object.assign(Reflect, {
     own.set(keyOf(k, p), v);
     store.set(target, own);
   },
-  getMetadata: (k: string, target: object, p?: string | symbol) => store.get(target)?.get(keyOf(k, p)),
+  getMetadata: (k: string, target: object, p?: string | symbol) =>
+    store.get(target)?.get(keyOf(k, p)),
 });
 
 class Args {

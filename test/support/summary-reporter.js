@@ -7,7 +7,9 @@ class SummaryReporter {
   /** @param {Set<unknown>} _contexts @param {{ numPassedTests: number, numFailedTests: number, numPendingTests: number, numTodoTests: number }} results */
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(`jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
+    process.stdout.write(
+      `jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`,
+    );
   }
 }
 module.exports = SummaryReporter;

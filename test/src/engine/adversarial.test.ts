@@ -27,7 +27,10 @@ describe('ADV-5 tool-call arguments whose prefix is valid JSON', () => {
     const executions: { args: unknown; raw: string }[] = [];
     const search = defineTool({
       name: 'search',
-      schema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } },
+      schema: {
+        type: 'object',
+        properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+      },
       execute: (args, ctx) => {
         log.push('tool executed');
         executions.push({ args, raw: ctx.rawArgs });
@@ -45,18 +48,34 @@ describe('ADV-5 tool-call arguments whose prefix is valid JSON', () => {
         await emit({ content: 'found it' });
         return textResponse('found it');
       }
-      await emit({ toolCalls: [{ index: 0, id: 'call-1', name: 'search', argsFragment: '{"query":"test"}' }] });
+      await emit({
+        toolCalls: [{ index: 0, id: 'call-1', name: 'search', argsFragment: '{"query":"test"}' }],
+      });
       await emit({ toolCalls: [{ index: 0, argsFragment: ', "limit":10}' }] });
       log.push('stream complete');
-      return toolCallResponse([{ id: 'call-1', name: 'search', args: '{"query":"test", "limit":10}' }]);
+      return toolCallResponse([
+        { id: 'call-1', name: 'search', args: '{"query":"test", "limit":10}' },
+      ]);
     });
     const agent = new Agent({ model, tools: [search] });
 
-    const result = await agent.runStream('search', { onDelta: (d) => void log.push(`delta ${d.toolCalls?.[0]?.argsFragment ?? d.content ?? ''}`) }).result;
+    const result = await agent.runStream('search', {
+      onDelta: (d) => void log.push(`delta ${d.toolCalls?.[0]?.argsFragment ?? d.content ?? ''}`),
+    }).result;
 
-    expect(log).toEqual(['delta {"query":"test"}', 'delta , "limit":10}', 'stream complete', 'tool executed', 'delta found it']);
-    expect(executions).toEqual([{ args: { query: 'test', limit: 10 }, raw: '{"query":"test", "limit":10}' }]);
-    expect(result.messages[1]?.toolCalls).toEqual([{ id: 'call-1', name: 'search', args: '{"query":"test", "limit":10}' }]);
+    expect(log).toEqual([
+      'delta {"query":"test"}',
+      'delta , "limit":10}',
+      'stream complete',
+      'tool executed',
+      'delta found it',
+    ]);
+    expect(executions).toEqual([
+      { args: { query: 'test', limit: 10 }, raw: '{"query":"test", "limit":10}' },
+    ]);
+    expect(result.messages[1]?.toolCalls).toEqual([
+      { id: 'call-1', name: 'search', args: '{"query":"test", "limit":10}' },
+    ]);
     expect(result.output).toBe('found it');
   });
 
@@ -65,7 +84,9 @@ describe('ADV-5 tool-call arguments whose prefix is valid JSON', () => {
     const { search, executions } = searchFixture(log);
     const reset = new Error('socket hang up');
     const model = new StreamFunctionModel(async (_request, emit) => {
-      await emit({ toolCalls: [{ index: 0, id: 'call-1', name: 'search', argsFragment: '{"query":"test"}' }] });
+      await emit({
+        toolCalls: [{ index: 0, id: 'call-1', name: 'search', argsFragment: '{"query":"test"}' }],
+      });
       throw reset;
     });
     const agent = new Agent({ model, tools: [search] });
@@ -94,7 +115,13 @@ describe('ADV-8 duplicate and missing tool-call ids', () => {
 
   test('ADV-8 two calls with the same id in one turn get stable distinct ids and their own results', async () => {
     const { echo, seen } = echoFixture();
-    const model = new ScriptedModel([toolCallResponse([{ id: 'dup', name: 'echo', args: { n: 1 } }, { id: 'dup', name: 'echo', args: { n: 2 } }]), textResponse('ok')]);
+    const model = new ScriptedModel([
+      toolCallResponse([
+        { id: 'dup', name: 'echo', args: { n: 1 } },
+        { id: 'dup', name: 'echo', args: { n: 2 } },
+      ]),
+      textResponse('ok'),
+    ]);
     const agent = new Agent({ model, tools: [echo] });
 
     const result = await agent.run('go');
@@ -108,11 +135,20 @@ describe('ADV-8 duplicate and missing tool-call ids', () => {
   });
 
   test('ADV-8 missing ids are made unique deterministically (same ids on every run)', async () => {
-    const script = () => [toolCallResponse([{ id: '', name: 'echo', args: { n: 1 } }, { id: '', name: 'echo', args: { n: 2 } }]), toolCallResponse([{ id: '', name: 'echo', args: { n: 3 } }]), textResponse('ok')];
+    const script = () => [
+      toolCallResponse([
+        { id: '', name: 'echo', args: { n: 1 } },
+        { id: '', name: 'echo', args: { n: 2 } },
+      ]),
+      toolCallResponse([{ id: '', name: 'echo', args: { n: 3 } }]),
+      textResponse('ok'),
+    ];
     const ids: string[][] = [];
     for (let run = 0; run < 2; run++) {
       const { echo } = echoFixture();
-      const result = await new Agent({ model: new ScriptedModel(script()), tools: [echo] }).run('go');
+      const result = await new Agent({ model: new ScriptedModel(script()), tools: [echo] }).run(
+        'go',
+      );
       ids.push(result.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId ?? ''));
     }
 
@@ -134,8 +170,13 @@ describe('ADV-8 duplicate and missing tool-call ids', () => {
     await agent.run('more', { history: first.messages });
 
     expect(seen).toEqual(['bash:0', 'bash:0']);
-    expect(first.messages.map((m) => `${m.role}${m.content !== undefined ? ` ${m.content}` : ''}`)).toEqual(['user go', 'assistant', 'tool n=1', 'assistant', 'tool n=2', 'assistant ok']);
-    expect(model.lastRequest?.messages).toEqual([...first.messages, { role: 'user', content: 'more' }]);
+    expect(
+      first.messages.map((m) => `${m.role}${m.content !== undefined ? ` ${m.content}` : ''}`),
+    ).toEqual(['user go', 'assistant', 'tool n=1', 'assistant', 'tool n=2', 'assistant ok']);
+    expect(model.lastRequest?.messages).toEqual([
+      ...first.messages,
+      { role: 'user', content: 'more' },
+    ]);
   });
 
   test('ADV-8 a call id reused across turns can still be resumed after the second call defers', async () => {
@@ -148,20 +189,34 @@ describe('ADV-8 duplicate and missing tool-call ids', () => {
       },
     });
     const { echo } = echoFixture();
-    const model = new ScriptedModel([toolCallResponse([{ id: 'bash:0', name: 'echo', args: { n: 1 } }]), toolCallResponse([{ id: 'bash:0', name: 'gated' }]), textResponse('finished')]);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'bash:0', name: 'echo', args: { n: 1 } }]),
+      toolCallResponse([{ id: 'bash:0', name: 'gated' }]),
+      textResponse('finished'),
+    ]);
     const agent = new Agent({ deferredTools: true, model, tools: [echo, gated] });
     const paused = await agent.run('go');
     expect(paused.pending?.approvals.map((p) => p.callId)).toEqual(['bash:0']);
 
-    const resumed = await agent.resume(paused.messages, { approvals: { 'bash:0': { approved: true } } });
+    const resumed = await agent.resume(paused.messages, {
+      approvals: { 'bash:0': { approved: true } },
+    });
 
     expect(resumed.output).toBe('finished');
-    expect(model.lastRequest?.messages.at(-1)).toEqual({ role: 'tool', content: 'ran after approval', toolCallId: 'bash:0', toolName: 'gated' });
+    expect(model.lastRequest?.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: 'ran after approval',
+      toolCallId: 'bash:0',
+      toolName: 'gated',
+    });
   });
 });
 
 describe('ADV-9 repairing a corrupted or hand-built history', () => {
-  const lookupCall = (id: string) => ({ role: 'assistant' as const, toolCalls: [{ id, name: 'lookup', args: '{}' }] });
+  const lookupCall = (id: string) => ({
+    role: 'assistant' as const,
+    toolCalls: [{ id, name: 'lookup', args: '{}' }],
+  });
   const corrupted: Message[] = [
     { role: 'user', content: 'first' },
     { role: 'tool', content: 'evicted result', toolCallId: 'gone', toolName: 'lookup' },
@@ -219,7 +274,10 @@ describe('ADV-9 repairing a corrupted or hand-built history', () => {
 
     await agent.run('later', { history: first.messages });
 
-    expect(model.lastRequest?.messages).toEqual([...first.messages, { role: 'user', content: 'later' }]);
+    expect(model.lastRequest?.messages).toEqual([
+      ...first.messages,
+      { role: 'user', content: 'later' },
+    ]);
   });
 
   test('ADV-9 calls in the last assistant message are left for resume: they get their resolution, not an interrupted result', async () => {
@@ -229,14 +287,21 @@ describe('ADV-9 repairing a corrupted or hand-built history', () => {
 
     await agent.resume(paused, { external: { p1: 'the real report' } });
 
-    expect(model.lastRequest?.messages).toEqual([...paused, { role: 'tool', content: 'the real report', toolCallId: 'p1', toolName: 'lookup' }]);
+    expect(model.lastRequest?.messages).toEqual([
+      ...paused,
+      { role: 'tool', content: 'the real report', toolCallId: 'p1', toolName: 'lookup' },
+    ]);
   });
 });
 
 describe('ADV-10 provider failure after side effects', () => {
   function chargeFixture(third: Error | Error[], maxAttempts = 1) {
     let charges = 0;
-    const lookup = defineTool({ name: 'lookup', schema: { type: 'object' }, execute: () => 'balance 100' });
+    const lookup = defineTool({
+      name: 'lookup',
+      schema: { type: 'object' },
+      execute: () => 'balance 100',
+    });
     const charge = defineTool({
       name: 'charge',
       schema: { type: 'object' },
@@ -247,12 +312,21 @@ describe('ADV-10 provider failure after side effects', () => {
     });
     const model = new ScriptedModel([
       toolCallResponse([{ id: 'l1', name: 'lookup' }], { inputTokens: 1, outputTokens: 1 }),
-      toolCallResponse([{ id: 'ch1', name: 'charge', args: { amount: 30 } }], { inputTokens: 2, outputTokens: 1 }),
+      toolCallResponse([{ id: 'ch1', name: 'charge', args: { amount: 30 } }], {
+        inputTokens: 2,
+        outputTokens: 1,
+      }),
       ...(Array.isArray(third) ? third : [third]),
       textResponse('Charged once.'),
     ]);
     const events: RunEvent[] = [];
-    const agent = new Agent({ model, tools: [lookup, charge], maxAttempts, sleep: () => Promise.resolve(), onEvent: (e) => events.push(e) });
+    const agent = new Agent({
+      model,
+      tools: [lookup, charge],
+      maxAttempts,
+      sleep: () => Promise.resolve(),
+      onEvent: (e) => events.push(e),
+    });
     return { agent, model, events, charges: () => charges };
   }
 
@@ -265,7 +339,11 @@ describe('ADV-10 provider failure after side effects', () => {
   ];
 
   test('ADV-10 a 500 on turn 3 fails at `model` with partial evidence including the side-effecting tool result', async () => {
-    const failure = new ModelHTTPError({ status: 500, provider: 'test', message: 'internal error' });
+    const failure = new ModelHTTPError({
+      status: 500,
+      provider: 'test',
+      message: 'internal error',
+    });
     const { agent, charges } = chargeFixture(failure);
 
     const error = await rejection(agent.run('charge my card'));
@@ -282,7 +360,9 @@ describe('ADV-10 provider failure after side effects', () => {
   });
 
   test('ADV-10 continuing with history: partial.messages does not re-execute the tool or duplicate its result', async () => {
-    const { agent, model, charges } = chargeFixture(new ModelHTTPError({ status: 500, provider: 'test' }));
+    const { agent, model, charges } = chargeFixture(
+      new ModelHTTPError({ status: 500, provider: 'test' }),
+    );
     const error = (await rejection(agent.run('charge my card'))) as RunError;
     const partial = error.partial;
     if (partial === undefined) throw new Error('expected partial evidence');
@@ -290,13 +370,18 @@ describe('ADV-10 provider failure after side effects', () => {
     const resumed = await agent.run('please finish', { history: partial.messages });
 
     expect(charges()).toBe(1);
-    expect(model.lastRequest?.messages).toEqual([...evidence, { role: 'user', content: 'please finish' }]);
+    expect(model.lastRequest?.messages).toEqual([
+      ...evidence,
+      { role: 'user', content: 'please finish' },
+    ]);
     expect(resumed.output).toBe('Charged once.');
     expect(resumed.messages.filter((m) => m.toolName === 'charge')).toHaveLength(1);
   });
 
   test('ADV-10 with retries exhausted the partial evidence counts every attempt and the cause stays reachable', async () => {
-    const failures = [0, 1, 2].map(() => new ModelHTTPError({ status: 529, provider: 'test', message: 'overloaded' }));
+    const failures = [0, 1, 2].map(
+      () => new ModelHTTPError({ status: 529, provider: 'test', message: 'overloaded' }),
+    );
     const { agent, charges } = chargeFixture(failures, 3);
 
     const error = await rejection(agent.run('charge my card'));
@@ -322,6 +407,12 @@ describe('ADV-10 provider failure after side effects', () => {
     );
 
     expect((error as RunError).cause).toBe(failure);
-    expect(events.at(-1)).toEqual({ kind: 'model_end', turn: 2, attempt: 1, usage: { inputTokens: 0, outputTokens: 0 }, error: failure });
+    expect(events.at(-1)).toEqual({
+      kind: 'model_end',
+      turn: 2,
+      attempt: 1,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      error: failure,
+    });
   });
 });

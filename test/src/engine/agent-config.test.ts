@@ -1,4 +1,13 @@
-import { Agent, ConfigError, defineTool, RunError, ToolDefinitionError, type AgentConfig, type Tool, type ToolDefinition } from 'golem';
+import {
+  Agent,
+  ConfigError,
+  defineTool,
+  RunError,
+  ToolDefinitionError,
+  type AgentConfig,
+  type Tool,
+  type ToolDefinition,
+} from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 /** The error thrown synchronously by `fn` (fails the test when nothing is thrown). */
@@ -20,7 +29,13 @@ function configError(config: Record<string, unknown>): ConfigError {
 
 const noop = (): string => 'ok';
 const tool = (name: string, extra: Partial<ToolDefinition<unknown, unknown>> = {}): Tool =>
-  defineTool({ name, description: `the ${name} tool`, schema: { type: 'object' }, execute: noop, ...extra });
+  defineTool({
+    name,
+    description: `the ${name} tool`,
+    schema: { type: 'object' },
+    execute: noop,
+    ...extra,
+  });
 const model = (): ScriptedModel => new ScriptedModel([textResponse('done')]);
 
 describe('agent construction (spec §2)', () => {
@@ -52,7 +67,11 @@ describe('agent construction (spec §2)', () => {
     ['toolRetries -1', { toolRetries: -1 }, '`toolRetries`'],
     ['toolTimeout -1', { toolTimeout: -1 }, '`toolTimeout`'],
     ['usageLimit.inputTokens -1', { usageLimit: { inputTokens: -1 } }, '`usageLimit.inputTokens`'],
-    ['usageLimit.outputTokens -1', { usageLimit: { outputTokens: -1 } }, '`usageLimit.outputTokens`'],
+    [
+      'usageLimit.outputTokens -1',
+      { usageLimit: { outputTokens: -1 } },
+      '`usageLimit.outputTokens`',
+    ],
     ['usageLimit.totalTokens -1', { usageLimit: { totalTokens: -1 } }, '`usageLimit.totalTokens`'],
     ['usageLimit.requests -1', { usageLimit: { requests: -1 } }, '`usageLimit.requests`'],
     ['usageLimit.toolCalls -1', { usageLimit: { toolCalls: -1 } }, '`usageLimit.toolCalls`'],
@@ -71,13 +90,24 @@ describe('agent construction (spec §2)', () => {
           outputRetries: 0,
           toolRetries: 0,
           toolTimeout: 0,
-          usageLimit: { inputTokens: 0, outputTokens: 0, totalTokens: 0, requests: 0, toolCalls: 0 },
+          usageLimit: {
+            inputTokens: 0,
+            outputTokens: 0,
+            totalTokens: 0,
+            requests: 0,
+            toolCalls: 0,
+          },
         }),
     ).not.toThrow();
   });
 
   test('AG-2 validation order: the first failing check wins (maxIterations before toolRetries and usage bounds)', () => {
-    const error = configError({ model: model(), toolRetries: -1, maxIterations: 0, usageLimit: { requests: -1 } });
+    const error = configError({
+      model: model(),
+      toolRetries: -1,
+      maxIterations: 0,
+      usageLimit: { requests: -1 },
+    });
     expect(error.message).toContain('`maxIterations`');
     expect(error.message).not.toContain('toolRetries');
   });
@@ -102,7 +132,10 @@ describe('agent construction (spec §2)', () => {
   });
 
   test('AG-3 two tools with the same name are a ConfigError naming the name', () => {
-    const error = configError({ model: model(), tools: [tool('lookup'), tool('other'), tool('lookup')] });
+    const error = configError({
+      model: model(),
+      tools: [tool('lookup'), tool('other'), tool('lookup')],
+    });
     expect(error.message).toContain('"lookup"');
   });
 
@@ -113,7 +146,9 @@ describe('agent construction (spec §2)', () => {
   });
 
   test('AG-4 toolChoice naming a registered tool is valid', () => {
-    expect(() => new Agent({ model: model(), tools: [tool('a'), tool('b')], toolChoice: 'b' })).not.toThrow();
+    expect(
+      () => new Agent({ model: model(), tools: [tool('a'), tool('b')], toolChoice: 'b' }),
+    ).not.toThrow();
   });
 
   test('D2 an empty toolChoice is rejected at construction (not treated as unset)', () => {
@@ -156,12 +191,19 @@ describe('agent construction (spec §2)', () => {
   });
 
   test('AG-6 an outputTool named like a registered tool is a ConfigError naming the tool', () => {
-    const error = configError({ model: model(), tools: [tool('final')], outputTool: { name: 'final', schema: { type: 'object' } } });
+    const error = configError({
+      model: model(),
+      tools: [tool('final')],
+      outputTool: { name: 'final', schema: { type: 'object' } },
+    });
     expect(error.message).toContain('"final"');
   });
 
   test('D2 an empty outputTool name is rejected at construction (not treated as "no output tool")', () => {
-    const error = configError({ model: model(), outputTool: { name: '', schema: { type: 'object' } } });
+    const error = configError({
+      model: model(),
+      outputTool: { name: '', schema: { type: 'object' } },
+    });
     expect(error.message).toContain('`outputTool.name`');
   });
 
@@ -185,13 +227,21 @@ describe('agent construction (spec §2)', () => {
 
 describe('tool declaration (spec §3)', () => {
   function definitionError(definition: Record<string, unknown>): ToolDefinitionError {
-    const error = thrown(() => defineTool(definition as unknown as ToolDefinition<unknown, unknown>));
-    if (!ToolDefinitionError.is(error)) throw new Error(`expected a ToolDefinitionError, got ${String(error)}`);
+    const error = thrown(() =>
+      defineTool(definition as unknown as ToolDefinition<unknown, unknown>),
+    );
+    if (!ToolDefinitionError.is(error))
+      throw new Error(`expected a ToolDefinitionError, got ${String(error)}`);
     expect(ConfigError.is(error)).toBe(false);
     expect(RunError.is(error)).toBe(false);
     return error;
   }
-  const valid = { name: 'roll', description: 'Roll a die', schema: { type: 'object' }, execute: noop };
+  const valid = {
+    name: 'roll',
+    description: 'Roll a die',
+    schema: { type: 'object' },
+    execute: noop,
+  };
 
   test('TL-1 defineTool rejects an empty name', () => {
     const error = definitionError({ ...valid, name: '' });
@@ -207,12 +257,15 @@ describe('tool declaration (spec §3)', () => {
     ['a negative maxRetries', { maxRetries: -1 }, '`maxRetries`'],
     ['a negative timeout', { timeout: -1 }, '`timeout`'],
     ['a non-integer maxRetries', { maxRetries: 1.5 }, '`maxRetries`'],
-  ])('TL-1 defineTool rejects %s with a ToolDefinitionError naming the tool', (_label, bad, fragment) => {
-    const error = definitionError({ ...valid, ...bad });
-    expect(error.toolName).toBe('roll');
-    expect(error.message).toContain('"roll"');
-    expect(error.message).toContain(fragment);
-  });
+  ])(
+    'TL-1 defineTool rejects %s with a ToolDefinitionError naming the tool',
+    (_label, bad, fragment) => {
+      const error = definitionError({ ...valid, ...bad });
+      expect(error.toolName).toBe('roll');
+      expect(error.message).toContain('"roll"');
+      expect(error.message).toContain(fragment);
+    },
+  );
 
   test.each(['has space', 'dot.name', 'slash/name', 'é', 'x'.repeat(65)])(
     'TL-1 defineTool rejects the invalid tool name %j with a ToolDefinitionError naming it',
@@ -224,7 +277,13 @@ describe('tool declaration (spec §3)', () => {
   );
 
   test('TL-1 defineTool accepts a JSON-text schema, maxRetries 0 and timeout 0', () => {
-    const made = defineTool({ name: 'a-b_C9', schema: '{"type":"object"}', execute: noop, maxRetries: 0, timeout: 0 });
+    const made = defineTool({
+      name: 'a-b_C9',
+      schema: '{"type":"object"}',
+      execute: noop,
+      maxRetries: 0,
+      timeout: 0,
+    });
     expect(made.name).toBe('a-b_C9');
     expect(made.schema).toEqual({ type: 'object' });
     expect(made.maxRetries).toBe(0);
@@ -237,10 +296,18 @@ describe('tool declaration (spec §3)', () => {
       schema: { type: 'object' },
       execute: (_args, ctx) => `${ctx.deps.tenant} ${ctx.rawArgs}`,
     });
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent<{ tenant: string }>({ model: scripted, tools: [echo] });
     const result = await agent.run('go', { deps: { tenant: 'acme' } });
-    expect(result.messages[2]).toEqual({ role: 'tool', content: 'acme {"guess":4}', toolCallId: 'call-1', toolName: 'echo' });
+    expect(result.messages[2]).toEqual({
+      role: 'tool',
+      content: 'acme {"guess":4}',
+      toolCallId: 'call-1',
+      toolName: 'echo',
+    });
   });
 
   test('TL-2 execute receives the parsed args and every tool of the run sees the identical deps value', async () => {

@@ -32,7 +32,9 @@ async function runError(run: Promise<unknown>): Promise<RunError> {
 }
 
 /** A model counting its calls, playing `turns` in order. */
-function countingModel(turns: ((signal: AbortSignal | undefined) => Promise<ModelResponse>)[]): Model & { calls: number } {
+function countingModel(
+  turns: ((signal: AbortSignal | undefined) => Promise<ModelResponse>)[],
+): Model & { calls: number } {
   const model = {
     calls: 0,
     generate(_request: unknown, options?: { signal?: AbortSignal }): Promise<ModelResponse> {
@@ -46,7 +48,10 @@ function countingModel(turns: ((signal: AbortSignal | undefined) => Promise<Mode
 }
 
 /** A model turn that never settles on its own: it rejects with `errorOf(signal)` when its signal aborts. */
-function rejectOnAbort(signal: AbortSignal | undefined, errorOf: (signal: AbortSignal) => Error): Promise<never> {
+function rejectOnAbort(
+  signal: AbortSignal | undefined,
+  errorOf: (signal: AbortSignal) => Error,
+): Promise<never> {
   return new Promise<never>((_resolve, reject) => {
     if (signal === undefined) {
       reject(new Error('the model received no signal'));
@@ -80,7 +85,11 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
     const reason = new Error('user pressed stop');
     const controller = new AbortController();
     controller.abort(reason);
-    const error = await runError(new Agent({ model: new ScriptedModel([textResponse('never')]) }).run('q', { signal: controller.signal }));
+    const error = await runError(
+      new Agent({ model: new ScriptedModel([textResponse('never')]) }).run('q', {
+        signal: controller.signal,
+      }),
+    );
     const cancelled = findError(error, CancelledError.is);
     expect(cancelled).toBeDefined();
     expect(cancelled?.cause).toBe(reason);
@@ -92,14 +101,19 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
     const modelError = new Error('socket closed');
     const ping = defineTool({ name: 'ping', schema, execute: () => 'pong' });
     const model = countingModel([
-      () => Promise.resolve(toolCallResponse([{ id: 'call-1', name: 'ping' }], { inputTokens: 4, outputTokens: 2 })),
+      () =>
+        Promise.resolve(
+          toolCallResponse([{ id: 'call-1', name: 'ping' }], { inputTokens: 4, outputTokens: 2 }),
+        ),
       (signal) => {
         const pending = rejectOnAbort(signal, () => modelError);
         controller.abort();
         return pending;
       },
     ]);
-    const error = await runError(new Agent({ model, tools: [ping] }).run('q', { signal: controller.signal }));
+    const error = await runError(
+      new Agent({ model, tools: [ping] }).run('q', { signal: controller.signal }),
+    );
     expect(model.calls).toBe(2);
     expect(error.stage).toBe('model');
     expect(CancelledError.is(error.cause)).toBe(true);
@@ -137,8 +151,13 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
       controller.abort();
       return Promise.reject(cancellationError(signal));
     });
-    const model = new ScriptedModel([new ModelHTTPError({ status: 503, provider: 'test' }), textResponse('never')]);
-    const error = await runError(new Agent({ model, maxAttempts: 3, sleep }).run('q', { signal: controller.signal }));
+    const model = new ScriptedModel([
+      new ModelHTTPError({ status: 503, provider: 'test' }),
+      textResponse('never'),
+    ]);
+    const error = await runError(
+      new Agent({ model, maxAttempts: 3, sleep }).run('q', { signal: controller.signal }),
+    );
     expect(sleep).toHaveBeenCalledTimes(1);
     expect(model.calls).toBe(1);
     expect(error.stage).toBe('model');
@@ -165,7 +184,9 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
       ]),
       textResponse('never'),
     ]);
-    const error = await runError(new Agent({ model, tools: [cancel, after] }).run('q', { signal: controller.signal }));
+    const error = await runError(
+      new Agent({ model, tools: [cancel, after] }).run('q', { signal: controller.signal }),
+    );
     expect(second).not.toHaveBeenCalled();
     expect(model.calls).toBe(1);
     expect(error.stage).toBe('tool');
@@ -193,8 +214,18 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
         { id: 'call-2', name: 'after', args: '{}' },
       ],
     };
-    const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'cancel' }, { id: 'call-2', name: 'after' }], { inputTokens: 3, outputTokens: 1 })]);
-    const error = await runError(new Agent({ model, tools: [cancel, after] }).run('q', { signal: controller.signal }));
+    const model = new ScriptedModel([
+      toolCallResponse(
+        [
+          { id: 'call-1', name: 'cancel' },
+          { id: 'call-2', name: 'after' },
+        ],
+        { inputTokens: 3, outputTokens: 1 },
+      ),
+    ]);
+    const error = await runError(
+      new Agent({ model, tools: [cancel, after] }).run('q', { signal: controller.signal }),
+    );
     expect(error.partial).toEqual({
       messages: [{ role: 'user', content: 'q' }, assistant],
       usage: { inputTokens: 3, outputTokens: 1 },
@@ -225,13 +256,22 @@ describe('§6 cancellation (decision D4: v0.7.2 wrapping)', () => {
       },
     });
     const after = defineTool({ name: 'after', schema, execute: () => 'second ran' });
-    const first = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'cancel' }, { id: 'call-2', name: 'after' }])]);
-    const error = await runError(new Agent({ model: first, tools: [cancel, after] }).run('q', { signal: controller.signal }));
+    const first = new ScriptedModel([
+      toolCallResponse([
+        { id: 'call-1', name: 'cancel' },
+        { id: 'call-2', name: 'after' },
+      ]),
+    ]);
+    const error = await runError(
+      new Agent({ model: first, tools: [cancel, after] }).run('q', { signal: controller.signal }),
+    );
     const history = error.partial?.messages;
     expect(history).toBeDefined();
 
     const second = new ScriptedModel([textResponse('recovered')]);
-    const result = await new Agent({ model: second, tools: [cancel, after] }).run('try again', { history: history ?? [] });
+    const result = await new Agent({ model: second, tools: [cancel, after] }).run('try again', {
+      history: history ?? [],
+    });
     const expected: Message[] = [
       { role: 'user', content: 'q' },
       {

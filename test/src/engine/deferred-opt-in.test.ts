@@ -1,4 +1,14 @@
-import { Agent, ConfigError, DeferralNotEnabledError, ToolError, defineTool, findError, requireApproval, type CompletedResult, RunError } from 'golem';
+import {
+  Agent,
+  ConfigError,
+  DeferralNotEnabledError,
+  ToolError,
+  defineTool,
+  findError,
+  requireApproval,
+  type CompletedResult,
+  RunError,
+} from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 const schema = { type: 'object' };
@@ -14,7 +24,10 @@ describe('deferred tools are opt-in (deferredTools)', () => {
         throw requireApproval('needs sign-off');
       },
     });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'gated' }]), textResponse('never')]);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'gated' }]),
+      textResponse('never'),
+    ]);
     const agent = new Agent({ model, tools: [gated] });
 
     const error = await agent.run('go').then(
@@ -34,12 +47,17 @@ describe('deferred tools are opt-in (deferredTools)', () => {
   test('an approval-gated tool on an agent without deferredTools is a construction error naming the tool', () => {
     const gated = defineTool({ name: 'wire_money', schema, approval: true, execute: () => 'sent' });
     expect(() => new Agent({ model: new ScriptedModel([]), tools: [gated] })).toThrow(ConfigError);
-    expect(() => new Agent({ model: new ScriptedModel([]), tools: [gated] })).toThrow(/tool "wire_money" requires approval.*deferredTools: true/);
+    expect(() => new Agent({ model: new ScriptedModel([]), tools: [gated] })).toThrow(
+      /tool "wire_money" requires approval.*deferredTools: true/,
+    );
   });
 
   test('approval: false needs no opt-in, and run() of a non-pausable agent is typed as a completed result', async () => {
     const open = defineTool({ name: 'open', schema, approval: false, execute: () => 'opened' });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'open' }]), textResponse('done')]);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'open' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent({ model, tools: [open] });
     const result: CompletedResult<string> = await agent.run('go');
     // No narrowing on `pending` is needed: the output is a string.
@@ -48,10 +66,16 @@ describe('deferred tools are opt-in (deferredTools)', () => {
   });
 
   test('with deferredTools the same deferral pauses the run instead', async () => {
-    const gated = defineTool({ name: 'gated', schema, execute: () => Promise.reject(requireApproval('needs sign-off')) });
+    const gated = defineTool({
+      name: 'gated',
+      schema,
+      execute: () => Promise.reject(requireApproval('needs sign-off')),
+    });
     const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'gated' }])]);
     const result = await new Agent({ model, tools: [gated], deferredTools: true }).run('go');
-    expect(result.pending?.approvals).toEqual([{ callId: 'c1', toolName: 'gated', args: '{}', reason: 'needs sign-off' }]);
+    expect(result.pending?.approvals).toEqual([
+      { callId: 'c1', toolName: 'gated', args: '{}', reason: 'needs sign-off' },
+    ]);
     expect(result.output).toBeUndefined();
   });
 });

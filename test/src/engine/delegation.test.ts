@@ -31,8 +31,19 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** An outer agent whose model delegates `prompt` to `researcher` once, then answers "done". */
-function delegating(tool: ReturnType<Agent<Deps>['asTool']>, args: unknown = { prompt: 'Capital of France?' }, extra: ScriptedOutcome[] = []) {
-  const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: tool.name, args: args as object }], { inputTokens: 1, outputTokens: 1 }), ...extra, textResponse('done', { inputTokens: 2, outputTokens: 2 })]);
+function delegating(
+  tool: ReturnType<Agent<Deps>['asTool']>,
+  args: unknown = { prompt: 'Capital of France?' },
+  extra: ScriptedOutcome[] = [],
+) {
+  const model = new ScriptedModel([
+    toolCallResponse([{ id: 'c1', name: tool.name, args: args as object }], {
+      inputTokens: 1,
+      outputTokens: 1,
+    }),
+    ...extra,
+    textResponse('done', { inputTokens: 2, outputTokens: 2 }),
+  ]);
   return { model, agent: new Agent<Deps>({ model, tools: [tool] }) };
 }
 
@@ -48,7 +59,9 @@ describe('agent as a tool (spec §22)', () => {
         return 'Answer in one word.';
       },
     });
-    const { agent, model } = delegating(researcher.asTool('researcher', 'Answers research questions'));
+    const { agent, model } = delegating(
+      researcher.asTool('researcher', 'Answers research questions'),
+    );
 
     const result = await agent.run('Which city?', { deps });
 
@@ -65,13 +78,23 @@ describe('agent as a tool (spec §22)', () => {
         description: 'Answers research questions',
         schema: {
           type: 'object',
-          properties: { prompt: { type: 'string', description: expect.stringContaining('sees nothing else') as unknown } },
+          properties: {
+            prompt: {
+              type: 'string',
+              description: expect.stringContaining('sees nothing else') as unknown,
+            },
+          },
           required: ['prompt'],
           additionalProperties: false,
         },
       },
     ]);
-    expect(result.messages[2]).toEqual({ role: 'tool', content: 'Paris', toolCallId: 'c1', toolName: 'researcher' });
+    expect(result.messages[2]).toEqual({
+      role: 'tool',
+      content: 'Paris',
+      toolCallId: 'c1',
+      toolName: 'researcher',
+    });
   });
 
   test('AT-1 the tool sets no retries, timeout or sequential of its own; an empty description is allowed', () => {
@@ -109,7 +132,9 @@ describe('agent as a tool (spec §22)', () => {
     const result = await agent.run('go', { deps: { year: 1 } });
 
     expect(result.messages[2]?.content).toBe('RENDERED: Paris');
-    expect(captured.map((r) => r.messages.map((m) => m.content))).toEqual([['Capital of France?', 'Paris']]);
+    expect(captured.map((r) => r.messages.map((m) => m.content))).toEqual([
+      ['Capital of France?', 'Paris'],
+    ]);
   });
 
   test('AT-3 a renderer that throws fails the delegating run at `tool` ("render result")', async () => {
@@ -129,7 +154,10 @@ describe('agent as a tool (spec §22)', () => {
   });
 
   test('an output with no JSON form fails at `tool` ("encode result")', async () => {
-    const researcher = new Agent<Deps, bigint>({ model: new ScriptedModel([textResponse('1')]), output: () => BigInt(1) });
+    const researcher = new Agent<Deps, bigint>({
+      model: new ScriptedModel([textResponse('1')]),
+      output: () => BigInt(1),
+    });
     const { agent } = delegating(researcher.asTool('researcher', 'Researches'));
 
     const error = await rejection(agent.run('go', { deps: { year: 1 } }));
@@ -169,7 +197,9 @@ describe('agent as a tool (spec §22)', () => {
     });
     const { agent, model } = delegating(researcher.asTool('researcher', 'Researches'));
 
-    const error = await rejection(agent.run('go', { deps: { year: 1 }, signal: controller.signal }));
+    const error = await rejection(
+      agent.run('go', { deps: { year: 1 }, signal: controller.signal }),
+    );
 
     expect(RunError.is(error)).toBe(true);
     expect((error as RunError).stage).toBe('tool');
@@ -187,7 +217,11 @@ describe('agent as a tool (spec §22)', () => {
       toolCallResponse([{ id: 'c3', name: 'researcher', args: { prompt: 'valid question' } }]),
       textResponse('done'),
     ]);
-    const agent = new Agent<Deps>({ model, tools: [researcher.asTool('researcher', 'Researches')], toolRetries: 2 });
+    const agent = new Agent<Deps>({
+      model,
+      tools: [researcher.asTool('researcher', 'Researches')],
+      toolRetries: 2,
+    });
 
     const result = await agent.run('go', { deps: { year: 1 } });
 
@@ -206,7 +240,10 @@ describe('agent as a tool (spec §22)', () => {
   test('unknown extra keys are ignored and a whitespace-only prompt is accepted', async () => {
     const inner = new ScriptedModel([textResponse('ok')]);
     const researcher = new Agent<Deps>({ model: inner });
-    const { agent } = delegating(researcher.asTool('researcher', 'Researches'), { prompt: '   ', verbose: true });
+    const { agent } = delegating(researcher.asTool('researcher', 'Researches'), {
+      prompt: '   ',
+      verbose: true,
+    });
 
     const result = await agent.run('go', { deps: { year: 1 } });
 
@@ -225,8 +262,15 @@ describe('agent as a tool (spec §22)', () => {
   test('D10 a ModelRetry inside the sub-agent failure is not correctable by the outer run', async () => {
     const inner = new ScriptedModel([textResponse('not json')]);
     const researcher = new Agent<Deps, unknown>({ model: inner, output: decodeJSON() });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'researcher', args: { prompt: 'q' } }]), textResponse('never')]);
-    const agent = new Agent<Deps>({ model, tools: [researcher.asTool('researcher', 'Researches')], toolRetries: 2 });
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'researcher', args: { prompt: 'q' } }]),
+      textResponse('never'),
+    ]);
+    const agent = new Agent<Deps>({
+      model,
+      tools: [researcher.asTool('researcher', 'Researches')],
+      toolRetries: 2,
+    });
 
     const error = await rejection(agent.run('go', { deps: { year: 1 } }));
 
@@ -239,7 +283,9 @@ describe('agent as a tool (spec §22)', () => {
   });
 
   test('only the rendered text enters the delegating evidence; inner usage is not counted', async () => {
-    const researcher = new Agent<Deps>({ model: new ScriptedModel([textResponse('Paris', { inputTokens: 100, outputTokens: 50 })]) });
+    const researcher = new Agent<Deps>({
+      model: new ScriptedModel([textResponse('Paris', { inputTokens: 100, outputTokens: 50 })]),
+    });
     const { agent } = delegating(researcher.asTool('researcher', 'Researches'));
 
     const result = await agent.run('go', { deps: { year: 1 } });
@@ -257,7 +303,11 @@ describe('agent as a tool (spec §22)', () => {
         throw requireApproval('human needed');
       },
     });
-    const researcher = new Agent<Deps, string, true>({ deferredTools: true, model: new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }])]), tools: [gated] });
+    const researcher = new Agent<Deps, string, true>({
+      deferredTools: true,
+      model: new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }])]),
+      tools: [gated],
+    });
     const { agent } = delegating(researcher.asTool('researcher', 'Researches'));
 
     const error = await rejection(agent.run('go', { deps: { year: 1 } }));
@@ -277,8 +327,15 @@ describe('agent as a tool (spec §22)', () => {
           }),
       ]),
     });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'researcher', args: { prompt: 'slow' } }]), textResponse('never')]);
-    const agent = new Agent<Deps>({ model, tools: [researcher.asTool('researcher', 'Researches')], toolTimeout: 2 });
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'researcher', args: { prompt: 'slow' } }]),
+      textResponse('never'),
+    ]);
+    const agent = new Agent<Deps>({
+      model,
+      tools: [researcher.asTool('researcher', 'Researches')],
+      toolTimeout: 2,
+    });
 
     const error = await rejection(agent.run('go', { deps: { year: 1 } }));
 

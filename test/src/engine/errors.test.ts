@@ -33,7 +33,12 @@ interface Copy {
   model: ModelErrors;
 }
 
-const primary: Copy = { engine: engineErrors, usage: usageErrors, cancellation, model: modelErrors };
+const primary: Copy = {
+  engine: engineErrors,
+  usage: usageErrors,
+  cancellation,
+  model: modelErrors,
+};
 
 /** A second copy of the modules, as a duplicate install of the package would give. */
 function duplicateCopy(): Copy {
@@ -55,18 +60,50 @@ type ErrorClass = (abstract new (...args: never[]) => Error) & { is(value: unkno
 /** Every branded error class of the engine and model error modules, with a way to build one. */
 const classes: [string, (c: Copy) => ErrorClass, (c: Copy) => Error][] = [
   ['RunError', (c) => c.engine.RunError, (c) => new c.engine.RunError('model', new Error('down'))],
-  ['ToolError', (c) => c.engine.ToolError, (c) => new c.engine.ToolError('x', 'c', new Error('boom'))],
-  ['UndeclaredToolError', (c) => c.engine.UndeclaredToolError, (c) => new c.engine.UndeclaredToolError('x')],
+  [
+    'ToolError',
+    (c) => c.engine.ToolError,
+    (c) => new c.engine.ToolError('x', 'c', new Error('boom')),
+  ],
+  [
+    'UndeclaredToolError',
+    (c) => c.engine.UndeclaredToolError,
+    (c) => new c.engine.UndeclaredToolError('x'),
+  ],
   ['TurnLimitError', (c) => c.engine.TurnLimitError, (c) => new c.engine.TurnLimitError(3)],
-  ['AttemptsExhaustedError', (c) => c.engine.AttemptsExhaustedError, (c) => new c.engine.AttemptsExhaustedError('model', 2, new Error('x'))],
+  [
+    'AttemptsExhaustedError',
+    (c) => c.engine.AttemptsExhaustedError,
+    (c) => new c.engine.AttemptsExhaustedError('model', 2, new Error('x')),
+  ],
   ['ConfigError', (c) => c.engine.ConfigError, (c) => new c.engine.ConfigError('bad config')],
   ['RunInputError', (c) => c.engine.RunInputError, (c) => new c.engine.RunInputError('bad input')],
-  ['UsageLimitError', (c) => c.usage.UsageLimitError, (c) => new c.usage.UsageLimitError('total token', 1000, 2000)],
+  [
+    'UsageLimitError',
+    (c) => c.usage.UsageLimitError,
+    (c) => new c.usage.UsageLimitError('total token', 1000, 2000),
+  ],
   ['ModelRetry', (c) => c.model.ModelRetry, (c) => new c.model.ModelRetry('n must be positive')],
-  ['ModelHTTPError', (c) => c.model.ModelHTTPError, (c) => new c.model.ModelHTTPError({ status: 503, provider: 'p' })],
-  ['ModelResponseError', (c) => c.model.ModelResponseError, (c) => new c.model.ModelResponseError('no message', {})],
-  ['CancelledError', (c) => c.cancellation.CancelledError, (c) => new c.cancellation.CancelledError()],
-  ['DeadlineExceededError', (c) => c.cancellation.DeadlineExceededError, (c) => new c.cancellation.DeadlineExceededError()],
+  [
+    'ModelHTTPError',
+    (c) => c.model.ModelHTTPError,
+    (c) => new c.model.ModelHTTPError({ status: 503, provider: 'p' }),
+  ],
+  [
+    'ModelResponseError',
+    (c) => c.model.ModelResponseError,
+    (c) => new c.model.ModelResponseError('no message', {}),
+  ],
+  [
+    'CancelledError',
+    (c) => c.cancellation.CancelledError,
+    (c) => new c.cancellation.CancelledError(),
+  ],
+  [
+    'DeadlineExceededError',
+    (c) => c.cancellation.DeadlineExceededError,
+    (c) => new c.cancellation.DeadlineExceededError(),
+  ],
 ];
 
 /** Awaits a run that must fail with a RunError and returns it. */
@@ -91,28 +128,34 @@ describe('brand checks across duplicate package copies', () => {
     expect(copy.cancellation.CancelledError).not.toBe(primary.cancellation.CancelledError);
   });
 
-  test.each(classes)('%s.is recognises its own instances and those of the other copy, where instanceof fails', (_name, cls, make) => {
-    const mine = make(primary);
-    const theirs = make(copy);
-    expect(cls(primary).is(mine)).toBe(true);
-    expect(cls(primary).is(theirs)).toBe(true);
-    expect(cls(copy).is(mine)).toBe(true);
-    expect(mine instanceof cls(primary)).toBe(true);
-    expect(theirs instanceof cls(primary)).toBe(false);
-    expect(mine instanceof cls(copy)).toBe(false);
-  });
+  test.each(classes)(
+    '%s.is recognises its own instances and those of the other copy, where instanceof fails',
+    (_name, cls, make) => {
+      const mine = make(primary);
+      const theirs = make(copy);
+      expect(cls(primary).is(mine)).toBe(true);
+      expect(cls(primary).is(theirs)).toBe(true);
+      expect(cls(copy).is(mine)).toBe(true);
+      expect(mine instanceof cls(primary)).toBe(true);
+      expect(theirs instanceof cls(primary)).toBe(false);
+      expect(mine instanceof cls(copy)).toBe(false);
+    },
+  );
 
-  test.each(classes)('%s.is rejects other kinds, plain look-alikes and non-errors', (name, cls, make) => {
-    const is = cls(primary).is.bind(cls(primary));
-    for (const [other, , makeOther] of classes) {
-      if (other !== name) expect(is(makeOther(copy))).toBe(false);
-    }
-    const lookAlike = Object.assign(new Error(make(primary).message), { name, kind: name });
-    expect(is(lookAlike)).toBe(false);
-    expect(is(undefined)).toBe(false);
-    expect(is(null)).toBe(false);
-    expect(is(name)).toBe(false);
-  });
+  test.each(classes)(
+    '%s.is rejects other kinds, plain look-alikes and non-errors',
+    (name, cls, make) => {
+      const is = cls(primary).is.bind(cls(primary));
+      for (const [other, , makeOther] of classes) {
+        if (other !== name) expect(is(makeOther(copy))).toBe(false);
+      }
+      const lookAlike = Object.assign(new Error(make(primary).message), { name, kind: name });
+      expect(is(lookAlike)).toBe(false);
+      expect(is(undefined)).toBe(false);
+      expect(is(null)).toBe(false);
+      expect(is(name)).toBe(false);
+    },
+  );
 
   test('isCancellation and findError see errors of the other copy inside a chain', () => {
     const cancelled = new copy.cancellation.CancelledError();
@@ -135,7 +178,9 @@ describe('error messages', () => {
   });
 
   test('RunError renders a string cause as is', () => {
-    expect(new RunError('loop', 'too many turns').message).toBe('golem: loop stage: too many turns');
+    expect(new RunError('loop', 'too many turns').message).toBe(
+      'golem: loop stage: too many turns',
+    );
   });
 
   test('ToolError message is `runner: tool "x" (call "c"): ...` and names tool and call', () => {
@@ -161,7 +206,14 @@ describe('errorChain', () => {
     const d = new Error('d');
     const agg = new AggregateError([b, c], 'agg', { cause: d });
     const a = new Error('a', { cause: agg });
-    expect([...errorChain(a)].map((e) => (e as Error).message)).toEqual(['a', 'agg', 'b', 'b1', 'c', 'd']);
+    expect([...errorChain(a)].map((e) => (e as Error).message)).toEqual([
+      'a',
+      'agg',
+      'b',
+      'b1',
+      'c',
+      'd',
+    ]);
   });
 
   test('visits every error of a cycle once', () => {
@@ -176,8 +228,16 @@ describe('errorChain', () => {
 
   test('visits an error reachable along two paths once', () => {
     const shared = new Error('shared');
-    const agg = new AggregateError([new Error('left', { cause: shared }), new Error('right', { cause: shared })], 'agg');
-    expect([...errorChain(agg)].map((e) => (e as Error).message)).toEqual(['agg', 'left', 'shared', 'right']);
+    const agg = new AggregateError(
+      [new Error('left', { cause: shared }), new Error('right', { cause: shared })],
+      'agg',
+    );
+    expect([...errorChain(agg)].map((e) => (e as Error).message)).toEqual([
+      'agg',
+      'left',
+      'shared',
+      'right',
+    ]);
   });
 
   test('includes non-error causes and stops at undefined', () => {
@@ -230,8 +290,23 @@ describe('§6 run failures', () => {
           ],
         }).run('q'),
     ],
-    ['loop', () => new Agent({ model: new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'roll' }])]), tools: [roll], maxIterations: 1 }).run('q')],
-    ['usage', () => new Agent({ model: new ScriptedModel([textResponse('x', { outputTokens: 10 })]), usageLimit: { outputTokens: 5 } }).run('q')],
+    [
+      'loop',
+      () =>
+        new Agent({
+          model: new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'roll' }])]),
+          tools: [roll],
+          maxIterations: 1,
+        }).run('q'),
+    ],
+    [
+      'usage',
+      () =>
+        new Agent({
+          model: new ScriptedModel([textResponse('x', { outputTokens: 10 })]),
+          usageLimit: { outputTokens: 5 },
+        }).run('q'),
+    ],
   ])('ER-1 a %s failure reports exactly that stage', async (stage, run) => {
     expect((await runError(run())).stage).toBe(stage);
   });
@@ -250,7 +325,10 @@ describe('§6 run failures', () => {
     const decoder: OutputDecoder<number> = () => {
       throw d;
     };
-    const agent = new Agent<undefined, number>({ model: new ScriptedModel([textResponse('seven', { inputTokens: 3, outputTokens: 1 })]), output: decoder });
+    const agent = new Agent<undefined, number>({
+      model: new ScriptedModel([textResponse('seven', { inputTokens: 3, outputTokens: 1 })]),
+      output: decoder,
+    });
     const error = await runError(agent.run('q'));
     expect(error.stage).toBe('decode');
     expect([...errorChain(error)]).toContain(d);
@@ -282,7 +360,9 @@ describe('§6 run failures', () => {
     expect(toolError?.callId).toBe('call-7');
     expect(toolError?.cause).toBe(c);
     expect([...errorChain(error)]).toContain(c);
-    expect(error.message).toBe('golem: tool stage: runner: tool "lookup" (call "call-7"): disk on fire');
+    expect(error.message).toBe(
+      'golem: tool stage: runner: tool "lookup" (call "call-7"): disk on fire',
+    );
   });
 
   test('ER-3 an undeclared tool fails at the tool stage with UndeclaredToolError as the ToolError cause', async () => {
@@ -317,8 +397,14 @@ describe('§6 run failures', () => {
   test('ER-6 partial.requests counts failed attempts', async () => {
     const sleep = jest.fn(() => Promise.resolve());
     const unavailable = () => new ModelHTTPError({ status: 503, provider: 'test' });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'roll' }], { inputTokens: 2, outputTokens: 1 }), unavailable(), unavailable()]);
-    const error = await runError(new Agent({ model, tools: [roll], maxAttempts: 2, sleep }).run('roll it'));
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'roll' }], { inputTokens: 2, outputTokens: 1 }),
+      unavailable(),
+      unavailable(),
+    ]);
+    const error = await runError(
+      new Agent({ model, tools: [roll], maxAttempts: 2, sleep }).run('roll it'),
+    );
     expect(error.stage).toBe('model');
     expect(error.partial?.requests).toBe(3);
     expect(error.partial?.toolCalls).toBe(1);
@@ -370,7 +456,9 @@ describe('§6 run failures', () => {
   });
 
   test('ER-8 a first model attempt failing with no usage leaves partial absent', async () => {
-    const error = await runError(new Agent({ model: new ScriptedModel([new Error('down')]) }).run('q'));
+    const error = await runError(
+      new Agent({ model: new ScriptedModel([new Error('down')]) }).run('q'),
+    );
     expect(error.stage).toBe('model');
     expect(error.partial).toBeUndefined();
   });
@@ -380,7 +468,9 @@ describe('§6 run failures', () => {
       { role: 'user', content: 'earlier' },
       { role: 'assistant', content: 'earlier answer' },
     ];
-    const error = await runError(new Agent({ model: new ScriptedModel([new Error('down')]) }).run('q', { history }));
+    const error = await runError(
+      new Agent({ model: new ScriptedModel([new Error('down')]) }).run('q', { history }),
+    );
     expect(error.stage).toBe('model');
     expect(error.partial).toBeUndefined();
   });

@@ -48,7 +48,10 @@ async function runError(promise: Promise<unknown>): Promise<RunError> {
 }
 
 /** A tool that records each execution's call id and raw args and answers `<name>:<rawArgs>`. */
-function recorder(name = 'echo'): { tool: Tool; runs: { callId: string; rawArgs: string; args: unknown }[] } {
+function recorder(name = 'echo'): {
+  tool: Tool;
+  runs: { callId: string; rawArgs: string; args: unknown }[];
+} {
   const runs: { callId: string; rawArgs: string; args: unknown }[] = [];
   const tool = defineTool({
     name,
@@ -61,7 +64,10 @@ function recorder(name = 'echo'): { tool: Tool; runs: { callId: string; rawArgs:
   return { tool, runs };
 }
 
-const text = (content: string): unknown => ({ message: { role: 'assistant', content }, usage: { inputTokens: 1, outputTokens: 1 } });
+const text = (content: string): unknown => ({
+  message: { role: 'assistant', content },
+  usage: { inputTokens: 1, outputTokens: 1 },
+});
 
 /** Runs an agent on a model answering `raw` first and asserts the typed model-stage failure. */
 async function expectModelResponseError(raw: unknown): Promise<void> {
@@ -86,13 +92,19 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
     ['an array', []],
     ['an object without message', { usage: { inputTokens: 1, outputTokens: 1 } }],
     ['an object whose message is a string', { message: 'hello' }],
-  ])('(a) a response that is %s → RunError model with ModelResponseError carrying the raw value', async (_label, raw) => {
-    await expectModelResponseError(raw);
-  });
+  ])(
+    '(a) a response that is %s → RunError model with ModelResponseError carrying the raw value',
+    async (_label, raw) => {
+      await expectModelResponseError(raw);
+    },
+  );
 
-  test.each(['user', 'system', 'tool', 'wizard'])('(b) a message with role %j → RunError model with ModelResponseError', async (role) => {
-    await expectModelResponseError({ message: { role, content: 'hi' } });
-  });
+  test.each(['user', 'system', 'tool', 'wizard'])(
+    '(b) a message with role %j → RunError model with ModelResponseError',
+    async (role) => {
+      await expectModelResponseError({ message: { role, content: 'hi' } });
+    },
+  );
 
   test.each<[string, unknown]>([
     ['a number', 42],
@@ -124,7 +136,10 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
 
   test('(e) invalid JSON args with toolRetries 0 → RunError tool, ModelRetry "not valid JSON" in the chain, raw args kept in partial.messages', async () => {
     const { tool, runs } = recorder();
-    const model = new GarbageModel({ message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }] }, usage: { inputTokens: 2, outputTokens: 3 } });
+    const model = new GarbageModel({
+      message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }] },
+      usage: { inputTokens: 2, outputTokens: 3 },
+    });
     const agent = new Agent({ model, tools: [tool] });
     const error = await runError(agent.run('go'));
     expect(error.stage).toBe('tool');
@@ -142,16 +157,29 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
 
   test('(e) invalid JSON args with toolRetries 1 → the rejection is fed back as a tool message and the next answer completes the run', async () => {
     const { tool, runs } = recorder();
-    const model = new GarbageModel({ message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }] } }, text('done'));
+    const model = new GarbageModel(
+      { message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }] } },
+      text('done'),
+    );
     const agent = new Agent({ model, tools: [tool], toolRetries: 1 });
     const result = await agent.run('go');
     expect(result.output).toBe('done');
     expect(runs).toEqual([]);
     expect(result.messages).toHaveLength(4);
-    expect(result.messages[1]).toEqual({ role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }] });
+    expect(result.messages[1]).toEqual({
+      role: 'assistant',
+      toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":' }],
+    });
     const rejection = result.messages[2];
-    expect(rejection).toEqual({ role: 'tool', content: expect.any(String) as unknown, toolCallId: 'c1', toolName: 'echo' });
-    expect(rejection?.content).toMatch(/^Your tool call was rejected: .*not valid JSON.*\. Correct the arguments and call the tool again\.$/);
+    expect(rejection).toEqual({
+      role: 'tool',
+      content: expect.any(String) as unknown,
+      toolCallId: 'c1',
+      toolName: 'echo',
+    });
+    expect(rejection?.content).toMatch(
+      /^Your tool call was rejected: .*not valid JSON.*\. Correct the arguments and call the tool again\.$/,
+    );
     expect(result.messages[3]).toEqual({ role: 'assistant', content: 'done' });
     expect(model.requests[1]?.messages.at(-1)).toEqual(rejection);
   });
@@ -159,7 +187,15 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
   test('(f) calls without ids get deterministic ids golem_<request>_<index> and their results pair with them', async () => {
     const { tool, runs } = recorder();
     const model = new GarbageModel(
-      { message: { role: 'assistant', toolCalls: [{ name: 'echo', args: '{"n":0}' }, { id: '', name: 'echo', args: '{"n":1}' }] } },
+      {
+        message: {
+          role: 'assistant',
+          toolCalls: [
+            { name: 'echo', args: '{"n":0}' },
+            { id: '', name: 'echo', args: '{"n":1}' },
+          ],
+        },
+      },
       { message: { role: 'assistant', toolCalls: [{ id: null, name: 'echo', args: '{"n":2}' }] } },
       text('done'),
     );
@@ -206,7 +242,12 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
     expect(ids[1]).toMatch(/^dup_/);
     expect(runs.map((r) => r.callId)).toEqual(ids);
     expect(result.messages.slice(2, 5)).toEqual(
-      calls.map((c) => ({ role: 'tool', content: `echo:${c.args}`, toolCallId: c.id, toolName: 'echo' })),
+      calls.map((c) => ({
+        role: 'tool',
+        content: `echo:${c.args}`,
+        toolCallId: c.id,
+        toolName: 'echo',
+      })),
     );
   });
 
@@ -234,22 +275,39 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
 
   test('(f) normalised ids are deterministic: the same garbage gives the same ids on every run', async () => {
     const garbage = (): unknown[] => [
-      { message: { role: 'assistant', toolCalls: [{ name: 'echo' }, { id: 'x', name: 'echo' }, { id: 'x', name: 'echo' }] } },
+      {
+        message: {
+          role: 'assistant',
+          toolCalls: [{ name: 'echo' }, { id: 'x', name: 'echo' }, { id: 'x', name: 'echo' }],
+        },
+      },
       text('done'),
     ];
-    const first = await new Agent({ model: new GarbageModel(...garbage()), tools: [recorder().tool] }).run('go');
-    const second = await new Agent({ model: new GarbageModel(...garbage()), tools: [recorder().tool] }).run('go');
+    const first = await new Agent({
+      model: new GarbageModel(...garbage()),
+      tools: [recorder().tool],
+    }).run('go');
+    const second = await new Agent({
+      model: new GarbageModel(...garbage()),
+      tools: [recorder().tool],
+    }).run('go');
     expect(second.messages).toEqual(first.messages);
     expect(first.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(['golem_1_0', 'x', 'x_2']);
   });
 
   test('(g) missing args become "{}" for the evidence and the tool', async () => {
     const { tool, runs } = recorder();
-    const model = new GarbageModel({ message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo' }] } }, text('done'));
+    const model = new GarbageModel(
+      { message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo' }] } },
+      text('done'),
+    );
     const agent = new Agent({ model, tools: [tool] });
     const result = await agent.run('go');
     expect(runs).toEqual([{ callId: 'c1', rawArgs: '{}', args: {} }]);
-    expect(result.messages[1]).toEqual({ role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{}' }] });
+    expect(result.messages[1]).toEqual({
+      role: 'assistant',
+      toolCalls: [{ id: 'c1', name: 'echo', args: '{}' }],
+    });
   });
 
   test('(g) missing usage counts as zeros', async () => {
@@ -261,9 +319,15 @@ describe('a model that returns garbage ends in a typed error with nothing lost',
 
   test('(h) a garbage second response keeps partial.messages through the first round tool result and partial.requests = 2', async () => {
     const { tool, runs } = recorder();
-    const garbage = { message: { role: 'assistant', toolCalls: 'nonsense' }, usage: { inputTokens: 50, outputTokens: 50 } };
+    const garbage = {
+      message: { role: 'assistant', toolCalls: 'nonsense' },
+      usage: { inputTokens: 50, outputTokens: 50 },
+    };
     const model = new GarbageModel(
-      { message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":1}' }] }, usage: { inputTokens: 4, outputTokens: 2 } },
+      {
+        message: { role: 'assistant', toolCalls: [{ id: 'c1', name: 'echo', args: '{"a":1}' }] },
+        usage: { inputTokens: 4, outputTokens: 2 },
+      },
       garbage,
     );
     const agent = new Agent({ model, tools: [tool] });

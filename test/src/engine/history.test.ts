@@ -1,4 +1,13 @@
-import { Agent, ModelRetry, RunError, RunInputError, defineTool, type Instructions, type Message, type Model } from 'golem';
+import {
+  Agent,
+  ModelRetry,
+  RunError,
+  RunInputError,
+  defineTool,
+  type Instructions,
+  type Message,
+  type Model,
+} from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 const schema = { type: 'object' } as const;
@@ -19,8 +28,10 @@ function untouchableModel(): Model & { generate: jest.Mock } {
   return { generate: jest.fn(() => Promise.reject(new Error('the model must not be called'))) };
 }
 
-const roles = (messages: readonly Message[] | undefined): string[] => (messages ?? []).map((m) => m.role);
-const contents = (messages: readonly Message[] | undefined): (string | undefined)[] => (messages ?? []).map((m) => m.content);
+const roles = (messages: readonly Message[] | undefined): string[] =>
+  (messages ?? []).map((m) => m.role);
+const contents = (messages: readonly Message[] | undefined): (string | undefined)[] =>
+  (messages ?? []).map((m) => m.content);
 
 describe('§17.2 continuation', () => {
   test('HI-1 a result continues as history: request 2 is system, user, assistant, user and evidence grows to 5', async () => {
@@ -31,7 +42,12 @@ describe('§17.2 continuation', () => {
 
     const request = model.requests[1];
     expect(roles(request?.messages)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(contents(request?.messages)).toEqual(['You are terse.', 'first question', 'first answer', 'second question']);
+    expect(contents(request?.messages)).toEqual([
+      'You are terse.',
+      'first question',
+      'first answer',
+      'second question',
+    ]);
     expect(second.messages).toHaveLength(5);
     expect(second.messages[4]).toEqual({ role: 'assistant', content: 'second answer' });
     expect(second.output).toBe('second answer');
@@ -82,7 +98,10 @@ describe('§17.2 continuation', () => {
   });
 
   test('HI-5 a tool turn after history keeps the full conversation in order', async () => {
-    const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'get_player_name' }]), textResponse('The player is Anne.')]);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'get_player_name' }]),
+      textResponse('The player is Anne.'),
+    ]);
     const tool = defineTool({ name: 'get_player_name', schema, execute: () => 'Anne' });
     const history: Message[] = [
       { role: 'user', content: 'Hi' },
@@ -101,14 +120,29 @@ describe('§17.2 continuation', () => {
 
   test('HI-6 the instructions function runs per run with that run’s deps and replaces the earlier system message', async () => {
     const model = new ScriptedModel([textResponse('Hi Anne'), textResponse('Hi Ben')]);
-    const agent = new Agent<{ name: string }>({ model, instructions: (ctx) => `The player is ${ctx.deps.name}.` });
+    const agent = new Agent<{ name: string }>({
+      model,
+      instructions: (ctx) => `The player is ${ctx.deps.name}.`,
+    });
     const first = await agent.run('hello', { deps: { name: 'Anne' } });
     expect(first.messages[0]).toEqual({ role: 'system', content: 'The player is Anne.' });
-    const second = await agent.run('hello again', { deps: { name: 'Ben' }, history: first.messages });
+    const second = await agent.run('hello again', {
+      deps: { name: 'Ben' },
+      history: first.messages,
+    });
     const system = second.messages.filter((m) => m.role === 'system');
     expect(system).toEqual([{ role: 'system', content: 'The player is Ben.' }]);
-    expect(model.requests[1]?.messages[0]).toEqual({ role: 'system', content: 'The player is Ben.' });
-    expect(contents(second.messages)).toEqual(['The player is Ben.', 'hello', 'Hi Anne', 'hello again', 'Hi Ben']);
+    expect(model.requests[1]?.messages[0]).toEqual({
+      role: 'system',
+      content: 'The player is Ben.',
+    });
+    expect(contents(second.messages)).toEqual([
+      'The player is Ben.',
+      'hello',
+      'Hi Anne',
+      'hello again',
+      'Hi Ben',
+    ]);
   });
 
   test('HI-6 the instructions function is evaluated once per run, not per output correction round', async () => {
@@ -130,13 +164,20 @@ describe('§17.2 continuation', () => {
     expect(result.output).toBe(7);
     expect(attempts).toBe(2);
     expect(fn).toHaveBeenCalledTimes(1);
-    expect(model.requests[1]?.messages[0]).toEqual({ role: 'system', content: 'Answer with a number.' });
+    expect(model.requests[1]?.messages[0]).toEqual({
+      role: 'system',
+      content: 'Answer with a number.',
+    });
   });
 });
 
 describe('§17.1 instructions join', () => {
   test.each<[string, Instructions<undefined>, string | undefined]>([
-    ['static and dynamic', ['Be concise.', () => 'Today is Tuesday.'], 'Be concise.\n\nToday is Tuesday.'],
+    [
+      'static and dynamic',
+      ['Be concise.', () => 'Today is Tuesday.'],
+      'Be concise.\n\nToday is Tuesday.',
+    ],
     ['static and an empty dynamic', ['Be concise.', () => ''], 'Be concise.'],
     ['an empty static and dynamic', ['', () => 'Today is Tuesday.'], 'Today is Tuesday.'],
     ['dynamic only', () => 'Today is Tuesday.', 'Today is Tuesday.'],
@@ -156,7 +197,11 @@ describe('run-start validation of history', () => {
       'parts on an assistant message',
       [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: 'look', parts: [{ kind: 'image', url: 'https://example.com/a.png' }] },
+        {
+          role: 'assistant',
+          content: 'look',
+          parts: [{ kind: 'image', url: 'https://example.com/a.png' }],
+        },
       ],
       'history message 1: parts are only supported on user messages',
     ],
@@ -165,7 +210,13 @@ describe('run-start validation of history', () => {
       [
         { role: 'user', content: 'hi' },
         { role: 'assistant', toolCalls: [{ id: 'call-1', name: 'x', args: '{}' }] },
-        { role: 'tool', content: 'r', toolCallId: 'call-1', toolName: 'x', parts: [{ kind: 'image', url: 'https://example.com/a.png' }] },
+        {
+          role: 'tool',
+          content: 'r',
+          toolCallId: 'call-1',
+          toolName: 'x',
+          parts: [{ kind: 'image', url: 'https://example.com/a.png' }],
+        },
       ],
       'history message 2: parts are only supported on user messages',
     ],
@@ -179,28 +230,44 @@ describe('run-start validation of history', () => {
       [
         { role: 'user', content: 'hi' },
         { role: 'assistant', toolCalls: [{ id: 'call-1', name: 'x', args: '{}' }] },
-        { role: 'tool', content: 'r', toolCallId: 'call-1', toolName: 'x', thinking: [{ text: 'hmm' }] },
+        {
+          role: 'tool',
+          content: 'r',
+          toolCallId: 'call-1',
+          toolName: 'x',
+          thinking: [{ text: 'hmm' }],
+        },
       ],
       'history message 2: thinking is only supported on assistant messages',
     ],
     [
       'an invalid role',
-      [{ role: 'user', content: 'hi' }, { role: 'narrator', content: 'meanwhile' } as unknown as Message],
+      [
+        { role: 'user', content: 'hi' },
+        { role: 'narrator', content: 'meanwhile' } as unknown as Message,
+      ],
       'history message 1: role must be one of system, user, assistant, tool, got "narrator"',
     ],
-  ])('%s rejects the run with RunInputError before any model call', async (_case, history, message) => {
-    const model = untouchableModel();
-    const error = await inputError(new Agent({ model }).run('q', { history }));
-    expect(error.message).toBe(message);
-    expect(RunError.is(error)).toBe(false);
-    expect(model.generate).not.toHaveBeenCalled();
-  });
+  ])(
+    '%s rejects the run with RunInputError before any model call',
+    async (_case, history, message) => {
+      const model = untouchableModel();
+      const error = await inputError(new Agent({ model }).run('q', { history }));
+      expect(error.message).toBe(message);
+      expect(RunError.is(error)).toBe(false);
+      expect(model.generate).not.toHaveBeenCalled();
+    },
+  );
 
   test('thinking on an assistant message is accepted and kept', async () => {
     const model = new ScriptedModel([textResponse('ok')]);
     const history: Message[] = [
       { role: 'user', content: 'hi' },
-      { role: 'assistant', content: 'hello', thinking: [{ text: 'greet back', signature: 'sig-1' }] },
+      {
+        role: 'assistant',
+        content: 'hello',
+        thinking: [{ text: 'greet back', signature: 'sig-1' }],
+      },
     ];
     await new Agent({ model }).run('q', { history });
     expect(model.lastRequest?.messages[1]).toEqual(history[1]);

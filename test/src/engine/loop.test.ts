@@ -61,7 +61,9 @@ function counted(name: string, text = name): { tool: Tool<Tenant>; runs: string[
 
 describe('execution loop (spec §5)', () => {
   test('LP-1 a single text response gives evidence [user, assistant] and that response usage', async () => {
-    const scripted = new ScriptedModel([textResponse('Hello.', { inputTokens: 7, outputTokens: 3 })]);
+    const scripted = new ScriptedModel([
+      textResponse('Hello.', { inputTokens: 7, outputTokens: 3 }),
+    ]);
     const agent = new Agent({ model: scripted });
     const result = await agent.run('Hi');
     expect(result.messages).toEqual([
@@ -75,7 +77,10 @@ describe('execution loop (spec §5)', () => {
   });
 
   test('LP-2 one tool round trip: the second request has 3 messages ending with the tool result', async () => {
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
     const result = await agent.run('Roll.', { deps });
     const second = scripted.requests[1];
@@ -109,18 +114,31 @@ describe('execution loop (spec §5)', () => {
   });
 
   test('LP-2 tool calls decide the turn even when the assistant message also carries text', async () => {
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'echo', args: '{}' }], {}, 'Let me check.'), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'echo', args: '{}' }], {}, 'Let me check.'),
+      textResponse('done'),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
     const result = await agent.run('go', { deps });
     expect(result.output).toBe('done');
     expect(scripted.calls).toBe(2);
-    expect(result.messages[1]).toEqual({ role: 'assistant', content: 'Let me check.', toolCalls: [{ id: 'c1', name: 'echo', args: '{}' }] });
+    expect(result.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'Let me check.',
+      toolCalls: [{ id: 'c1', name: 'echo', args: '{}' }],
+    });
   });
 
   test('LP-3 two tool rounds then text: 3 model calls and 6 evidence messages', async () => {
     const scripted = new ScriptedModel([
-      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"n":1}' }], { inputTokens: 1, outputTokens: 1 }),
-      toolCallResponse([{ id: 'call-2', name: 'echo', args: '{"n":2}' }], { inputTokens: 2, outputTokens: 2 }),
+      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"n":1}' }], {
+        inputTokens: 1,
+        outputTokens: 1,
+      }),
+      toolCallResponse([{ id: 'call-2', name: 'echo', args: '{"n":2}' }], {
+        inputTokens: 2,
+        outputTokens: 2,
+      }),
       textResponse('done', { inputTokens: 3, outputTokens: 3 }),
     ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
@@ -175,18 +193,28 @@ describe('execution loop (spec §5)', () => {
     expect(runs).toEqual(['call-1', 'call-2']);
     expect(error.partial?.toolCalls).toBe(2);
     expect(error.partial?.requests).toBe(2);
-    expect(error.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(error.partial?.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
   });
 
   test('LP-5 a call to an undeclared tool fails at the tool stage with a ToolError naming the tool', async () => {
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'call-9', name: 'nope', args: '{}' }])]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'call-9', name: 'nope', args: '{}' }]),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
     const error = await runError(agent.run('go', { deps }));
     expect(error.stage).toBe('tool');
     const toolError = findError(error, ToolError.is);
     expect(toolError?.toolName).toBe('nope');
     expect(toolError?.callId).toBe('call-9');
-    expect(toolError?.message).toBe('runner: tool "nope" (call "call-9"): tool was not declared for this run');
+    expect(toolError?.message).toBe(
+      'runner: tool "nope" (call "call-9"): tool was not declared for this run',
+    );
     const undeclared = findError(error, UndeclaredToolError.is);
     expect(undeclared?.message).toBe('tool was not declared for this run');
     expect(undeclared?.toolName).toBe('nope');
@@ -222,7 +250,10 @@ describe('execution loop (spec §5)', () => {
   });
 
   test('LP-6 counters: a tool turn and a final turn give requests 2 and toolCalls 1', async () => {
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'echo' }]), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'echo' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
     const result = await agent.run('go', { deps });
     expect(result.requests).toBe(2);
@@ -231,7 +262,10 @@ describe('execution loop (spec §5)', () => {
 
   test('LP-6 counters: one retried failure then a success gives requests 2 and adds no usage for the failure', async () => {
     const sleep = jest.fn(async () => Promise.resolve());
-    const scripted = new ScriptedModel([new ModelHTTPError({ status: 503, provider: 'test' }), textResponse('ok', { inputTokens: 4, outputTokens: 1 })]);
+    const scripted = new ScriptedModel([
+      new ModelHTTPError({ status: 503, provider: 'test' }),
+      textResponse('ok', { inputTokens: 4, outputTokens: 1 }),
+    ]);
     const agent = new Agent({ model: scripted, maxAttempts: 2, retryBackoff: () => 0, sleep });
     const result = await agent.run('go');
     expect(result.output).toBe('ok');
@@ -246,8 +280,16 @@ describe('execution loop (spec §5)', () => {
   });
 
   test('LP-6 retried attempts do not consume turns: maxIterations 1 still succeeds after a retried failure', async () => {
-    const scripted = new ScriptedModel([new ModelHTTPError({ status: 429, provider: 'test' }), textResponse('ok')]);
-    const agent = new Agent({ model: scripted, maxIterations: 1, maxAttempts: 2, sleep: async () => Promise.resolve() });
+    const scripted = new ScriptedModel([
+      new ModelHTTPError({ status: 429, provider: 'test' }),
+      textResponse('ok'),
+    ]);
+    const agent = new Agent({
+      model: scripted,
+      maxIterations: 1,
+      maxAttempts: 2,
+      sleep: async () => Promise.resolve(),
+    });
     const result = await agent.run('go');
     expect(result.output).toBe('ok');
     expect(scripted.calls).toBe(2);

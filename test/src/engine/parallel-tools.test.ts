@@ -42,9 +42,13 @@ function untilAborted(signal: AbortSignal): Promise<void> {
       resolve();
       return;
     }
-    signal.addEventListener('abort', () => {
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -66,12 +70,20 @@ function latch(count: number): { arrive: (signal: AbortSignal) => Promise<void> 
 
 const yieldMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function tool(name: string, execute: Tool['execute'], extra: { sequential?: boolean; timeout?: number } = {}): Tool {
+function tool(
+  name: string,
+  execute: Tool['execute'],
+  extra: { sequential?: boolean; timeout?: number } = {},
+): Tool {
   return defineTool({ name, schema: { type: 'object' }, execute, ...extra });
 }
 
 /** Tools that log start/end and yield in between, optionally meeting at a latch. */
-function loggingTools(log: string[], names: string[], meet?: { arrive: (signal: AbortSignal) => Promise<void> }): Tool[] {
+function loggingTools(
+  log: string[],
+  names: string[],
+  meet?: { arrive: (signal: AbortSignal) => Promise<void> },
+): Tool[] {
   return names.map((name) =>
     tool(name, async (_args, ctx) => {
       log.push(`start ${name}`);
@@ -95,7 +107,10 @@ function expectStrictPairing(messages: readonly Message[]): void {
       continue;
     }
     if (open !== undefined) expect([...open.values()].every((n) => n === 1)).toBe(true);
-    open = message.role === 'assistant' && (message.toolCalls ?? []).length > 0 ? new Map(message.toolCalls?.map((c) => [c.id, 0])) : undefined;
+    open =
+      message.role === 'assistant' && (message.toolCalls ?? []).length > 0
+        ? new Map(message.toolCalls?.map((c) => [c.id, 0]))
+        : undefined;
   }
   if (open !== undefined) expect([...open.values()].every((n) => n === 1)).toBe(true);
 }
@@ -103,14 +118,32 @@ function expectStrictPairing(messages: readonly Message[]): void {
 describe('parallel tool execution (spec §14)', () => {
   test('PT-1 two tools that each block until both have started complete: results in emission order', async () => {
     const log: string[] = [];
-    const model = new ScriptedModel([toolCallResponse(calls('one', 'two')), textResponse('both done')]);
-    const agent = new Agent({ model, tools: loggingTools(log, ['one', 'two'], latch(2)), parallelToolCalls: true, toolTimeout: 2_000 });
+    const model = new ScriptedModel([
+      toolCallResponse(calls('one', 'two')),
+      textResponse('both done'),
+    ]);
+    const agent = new Agent({
+      model,
+      tools: loggingTools(log, ['one', 'two'], latch(2)),
+      parallelToolCalls: true,
+      toolTimeout: 2_000,
+    });
 
     const result = await agent.run('go');
 
     expect(result.output).toBe('both done');
-    expect(result.messages[2]).toEqual({ role: 'tool', content: 'one result', toolCallId: 'call-1', toolName: 'one' });
-    expect(result.messages[3]).toEqual({ role: 'tool', content: 'two result', toolCallId: 'call-2', toolName: 'two' });
+    expect(result.messages[2]).toEqual({
+      role: 'tool',
+      content: 'one result',
+      toolCallId: 'call-1',
+      toolName: 'one',
+    });
+    expect(result.messages[3]).toEqual({
+      role: 'tool',
+      content: 'two result',
+      toolCallId: 'call-2',
+      toolName: 'two',
+    });
     expect(log.slice(0, 2)).toEqual(['start one', 'start two']);
     expect(result.toolCalls).toBe(2);
   });
@@ -151,15 +184,32 @@ describe('parallel tool execution (spec §14)', () => {
       firstMayEnd.resolve();
       return 'r2';
     });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'c1' }, { id: 'c2', name: 'c2' }]), textResponse('ok')]);
-    const agent = new Agent({ model, tools: [c1, c2], parallelToolCalls: true, onEvent: (e) => events.push(`${e.kind} t${e.turn}${e.callId === undefined ? '' : ` ${e.callId}`}`) });
+    const model = new ScriptedModel([
+      toolCallResponse([
+        { id: 'c1', name: 'c1' },
+        { id: 'c2', name: 'c2' },
+      ]),
+      textResponse('ok'),
+    ]);
+    const agent = new Agent({
+      model,
+      tools: [c1, c2],
+      parallelToolCalls: true,
+      onEvent: (e) =>
+        events.push(`${e.kind} t${e.turn}${e.callId === undefined ? '' : ` ${e.callId}`}`),
+    });
 
     await agent.run('go');
 
     expect(events).toEqual([
-      'model_start t0', 'model_end t0',
-      'tool_start t0 c1', 'tool_start t0 c2', 'tool_end t0 c1', 'tool_end t0 c2',
-      'model_start t1', 'model_end t1',
+      'model_start t0',
+      'model_end t0',
+      'tool_start t0 c1',
+      'tool_start t0 c2',
+      'tool_end t0 c1',
+      'tool_end t0 c2',
+      'model_start t1',
+      'model_end t1',
     ]);
   });
 
@@ -167,14 +217,26 @@ describe('parallel tool execution (spec §14)', () => {
     const log: string[] = [];
     const [a, b] = loggingTools(log, ['a', 'b'], latch(2));
     const [c, d] = loggingTools(log, ['c', 'd'], latch(2));
-    const s = tool('S', async () => {
-      log.push('start S');
-      await yieldMacrotask();
-      log.push('end S');
-      return 'S result';
-    }, { sequential: true });
-    const model = new ScriptedModel([toolCallResponse(calls('a', 'b', 'S', 'c', 'd')), textResponse('ok')]);
-    const agent = new Agent({ model, tools: [a!, b!, s, c!, d!], parallelToolCalls: true, toolTimeout: 2_000 });
+    const s = tool(
+      'S',
+      async () => {
+        log.push('start S');
+        await yieldMacrotask();
+        log.push('end S');
+        return 'S result';
+      },
+      { sequential: true },
+    );
+    const model = new ScriptedModel([
+      toolCallResponse(calls('a', 'b', 'S', 'c', 'd')),
+      textResponse('ok'),
+    ]);
+    const agent = new Agent({
+      model,
+      tools: [a!, b!, s, c!, d!],
+      parallelToolCalls: true,
+      toolTimeout: 2_000,
+    });
 
     const result = await agent.run('go');
 
@@ -184,7 +246,13 @@ describe('parallel tool execution (spec §14)', () => {
     expect(log.slice(6, 8).sort()).toEqual(['start c', 'start d']);
     expect(log.slice(8, 10).sort()).toEqual(['end c', 'end d']);
     expect(log).toHaveLength(10);
-    expect(result.messages.slice(2, 7).map((m) => m.toolCallId)).toEqual(['call-1', 'call-2', 'call-3', 'call-4', 'call-5']);
+    expect(result.messages.slice(2, 7).map((m) => m.toolCallId)).toEqual([
+      'call-1',
+      'call-2',
+      'call-3',
+      'call-4',
+      'call-5',
+    ]);
   });
 
   test('PT-5 with parallel execution disabled (the default), executions are strictly serial', async () => {
@@ -195,7 +263,11 @@ describe('parallel tool execution (spec §14)', () => {
     const result = await agent.run('go');
 
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
-    expect(result.messages.slice(2, 5).map((m) => m.content)).toEqual(['a result', 'b result', 'c result']);
+    expect(result.messages.slice(2, 5).map((m) => m.content)).toEqual([
+      'a result',
+      'b result',
+      'c result',
+    ]);
   });
 });
 
@@ -217,7 +289,13 @@ describe('ADV-6 abort mid-tool', () => {
       return 'B too late';
     });
     const model = new ScriptedModel([
-      toolCallResponse([{ id: 'call-a', name: 'tool_a' }, { id: 'call-b', name: 'tool_b' }], { inputTokens: 5, outputTokens: 2 }),
+      toolCallResponse(
+        [
+          { id: 'call-a', name: 'tool_a' },
+          { id: 'call-b', name: 'tool_b' },
+        ],
+        { inputTokens: 5, outputTokens: 2 },
+      ),
       textResponse('resumed'),
     ]);
     const agent = new Agent({ model, tools: [toolA, toolB], parallelToolCalls: true });
@@ -243,7 +321,13 @@ describe('ADV-6 abort mid-tool', () => {
     const sent = model.requests[1]?.messages ?? [];
     expect(sent).toEqual([
       { role: 'user', content: 'do both' },
-      { role: 'assistant', toolCalls: [{ id: 'call-a', name: 'tool_a', args: '{}' }, { id: 'call-b', name: 'tool_b', args: '{}' }] },
+      {
+        role: 'assistant',
+        toolCalls: [
+          { id: 'call-a', name: 'tool_a', args: '{}' },
+          { id: 'call-b', name: 'tool_b', args: '{}' },
+        ],
+      },
       { role: 'tool', content: INTERRUPTED_RESULT, toolCallId: 'call-a', toolName: 'tool_a' },
       { role: 'tool', content: INTERRUPTED_RESULT, toolCallId: 'call-b', toolName: 'tool_b' },
       { role: 'user', content: 'carry on' },
@@ -263,55 +347,67 @@ describe('ADV-7 parallel tools with mixed outcomes', () => {
     ['ok', 'slow', 'boom'],
   ];
 
-  test.each(orders)('ADV-7 throw/timeout/success resolved as slow, ok, boom with emission order [%s, %s, %s]: one start and one end per call; the run fails at the first terminal outcome in emission order', async (...order: string[]) => {
-    const boomError = new Error('boom exploded');
-    const completed: string[] = [];
-    const events: RunEvent[] = [];
-    const slowAborted = deferred();
-    const okDone = deferred();
-    const boom = tool('boom', async () => {
-      await okDone.promise;
-      completed.push('boom');
-      throw boomError;
-    });
-    const slow = tool('slow', async (_args, ctx) => {
-      await untilAborted(ctx.signal);
-      completed.push('slow');
-      slowAborted.resolve();
-      ctx.signal.throwIfAborted();
-      return 'unreachable';
-    }, { timeout: 1 });
-    const ok = tool('ok', async () => {
-      await slowAborted.promise;
-      completed.push('ok');
-      okDone.resolve();
-      return 'ok result';
-    });
-    const model = new ScriptedModel([toolCallResponse(calls(...order)), textResponse('never')]);
-    const agent = new Agent({ model, tools: [boom, slow, ok], parallelToolCalls: true, onEvent: (e) => events.push(e) });
+  test.each(orders)(
+    'ADV-7 throw/timeout/success resolved as slow, ok, boom with emission order [%s, %s, %s]: one start and one end per call; the run fails at the first terminal outcome in emission order',
+    async (...order: string[]) => {
+      const boomError = new Error('boom exploded');
+      const completed: string[] = [];
+      const events: RunEvent[] = [];
+      const slowAborted = deferred();
+      const okDone = deferred();
+      const boom = tool('boom', async () => {
+        await okDone.promise;
+        completed.push('boom');
+        throw boomError;
+      });
+      const slow = tool(
+        'slow',
+        async (_args, ctx) => {
+          await untilAborted(ctx.signal);
+          completed.push('slow');
+          slowAborted.resolve();
+          ctx.signal.throwIfAborted();
+          return 'unreachable';
+        },
+        { timeout: 1 },
+      );
+      const ok = tool('ok', async () => {
+        await slowAborted.promise;
+        completed.push('ok');
+        okDone.resolve();
+        return 'ok result';
+      });
+      const model = new ScriptedModel([toolCallResponse(calls(...order)), textResponse('never')]);
+      const agent = new Agent({
+        model,
+        tools: [boom, slow, ok],
+        parallelToolCalls: true,
+        onEvent: (e) => events.push(e),
+      });
 
-    const error = await runFailure(agent.run('go'));
+      const error = await runFailure(agent.run('go'));
 
-    expect(completed).toEqual(['slow', 'ok', 'boom']);
-    const ids = calls(...order).map((c) => c.id);
-    expect(events.filter((e) => e.kind === 'tool_start').map((e) => e.callId)).toEqual(ids);
-    expect(events.filter((e) => e.kind === 'tool_end').map((e) => e.callId)).toEqual(ids);
-    const terminal = order.find((name) => name !== 'ok');
-    const toolError = findError(error, ToolError.is);
-    expect(error.stage).toBe('tool');
-    expect(toolError?.toolName).toBe(terminal);
-    expect(toolError?.callId).toBe(`call-${order.indexOf(terminal ?? '') + 1}`);
-    if (terminal === 'boom') {
-      expect([...errorChain(error)]).toContain(boomError);
-      expect(isDeadlineExceeded(error)).toBe(false);
-    } else {
-      expect(findError(error, DeadlineExceededError.is)).toBeDefined();
-      expect([...errorChain(error)]).not.toContain(boomError);
-    }
-    expect(error.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect(error.partial?.toolCalls).toBe(3);
-    expect(model.calls).toBe(1);
-  });
+      expect(completed).toEqual(['slow', 'ok', 'boom']);
+      const ids = calls(...order).map((c) => c.id);
+      expect(events.filter((e) => e.kind === 'tool_start').map((e) => e.callId)).toEqual(ids);
+      expect(events.filter((e) => e.kind === 'tool_end').map((e) => e.callId)).toEqual(ids);
+      const terminal = order.find((name) => name !== 'ok');
+      const toolError = findError(error, ToolError.is);
+      expect(error.stage).toBe('tool');
+      expect(toolError?.toolName).toBe(terminal);
+      expect(toolError?.callId).toBe(`call-${order.indexOf(terminal ?? '') + 1}`);
+      if (terminal === 'boom') {
+        expect([...errorChain(error)]).toContain(boomError);
+        expect(isDeadlineExceeded(error)).toBe(false);
+      } else {
+        expect(findError(error, DeadlineExceededError.is)).toBeDefined();
+        expect([...errorChain(error)]).not.toContain(boomError);
+      }
+      expect(error.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(error.partial?.toolCalls).toBe(3);
+      expect(model.calls).toBe(1);
+    },
+  );
 
   test.each(orders.map((o) => o.map((n) => ({ boom: 'fix_a', slow: 'fix_b', ok: 'ok' })[n] ?? n)))(
     'ADV-7 with toolRetries and ModelRetry rejections resolved as fix_b, ok, fix_a with emission order [%s, %s, %s]: exactly one result per call id, in call order',
@@ -337,18 +433,34 @@ describe('ADV-7 parallel tools with mixed outcomes', () => {
         okDone.resolve();
         return 'ok result';
       });
-      const model = new ScriptedModel([toolCallResponse(calls(...order)), textResponse('corrected')]);
-      const agent = new Agent({ model, tools: [fixA, fixB, ok], parallelToolCalls: true, toolRetries: 1, onEvent: (e) => events.push(e) });
+      const model = new ScriptedModel([
+        toolCallResponse(calls(...order)),
+        textResponse('corrected'),
+      ]);
+      const agent = new Agent({
+        model,
+        tools: [fixA, fixB, ok],
+        parallelToolCalls: true,
+        toolRetries: 1,
+        onEvent: (e) => events.push(e),
+      });
 
       const result = await agent.run('go');
 
       expect(completed).toEqual(['fix_b', 'ok', 'fix_a']);
       const content: Record<string, string> = {
-        fix_a: 'Your tool call was rejected: a needs x. Correct the arguments and call the tool again.',
-        fix_b: 'Your tool call was rejected: b needs y. Correct the arguments and call the tool again.',
+        fix_a:
+          'Your tool call was rejected: a needs x. Correct the arguments and call the tool again.',
+        fix_b:
+          'Your tool call was rejected: b needs y. Correct the arguments and call the tool again.',
         ok: 'ok result',
       };
-      const expected = calls(...order).map((c) => ({ role: 'tool', content: content[c.name], toolCallId: c.id, toolName: c.name }));
+      const expected = calls(...order).map((c) => ({
+        role: 'tool',
+        content: content[c.name],
+        toolCallId: c.id,
+        toolName: c.name,
+      }));
       expect(model.requests[1]?.messages.slice(2)).toEqual(expected);
       expect(result.messages.slice(2, 5)).toEqual(expected);
       expect(result.output).toBe('corrected');

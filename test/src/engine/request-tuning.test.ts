@@ -29,7 +29,11 @@ describe('request tuning (spec §23, modelSettings)', () => {
 
   test('agent settings alone travel on every request of the run', async () => {
     const model = toolThenText();
-    const agent = new Agent({ model, tools: [echo], modelSettings: { temperature: 0.2, maxTokens: 256 } });
+    const agent = new Agent({
+      model,
+      tools: [echo],
+      modelSettings: { temperature: 0.2, maxTokens: 256 },
+    });
 
     await agent.run('hi');
 
@@ -52,12 +56,23 @@ describe('request tuning (spec §23, modelSettings)', () => {
     const model = new ScriptedModel([textResponse('ok')]);
     const agent = new Agent({
       model,
-      modelSettings: { temperature: 0.7, maxTokens: 100, thinking: { mode: 'enabled', budgetTokens: 2048, includeThoughts: true } },
+      modelSettings: {
+        temperature: 0.7,
+        maxTokens: 100,
+        thinking: { mode: 'enabled', budgetTokens: 2048, includeThoughts: true },
+      },
     });
 
-    await agent.run('hi', { modelSettings: { maxTokens: 500, seed: 7, thinking: { mode: 'adaptive' } } });
+    await agent.run('hi', {
+      modelSettings: { maxTokens: 500, seed: 7, thinking: { mode: 'adaptive' } },
+    });
 
-    expect(model.lastRequest?.settings).toEqual({ temperature: 0.7, maxTokens: 500, seed: 7, thinking: { mode: 'adaptive' } });
+    expect(model.lastRequest?.settings).toEqual({
+      temperature: 0.7,
+      maxTokens: 500,
+      seed: 7,
+      thinking: { mode: 'adaptive' },
+    });
   });
 
   test('temperature 0 and topP 0 from the run are kept (0 is a real value)', async () => {
@@ -85,13 +100,19 @@ describe('request tuning (spec §23, modelSettings)', () => {
     await agent.run('first', { modelSettings: { temperature: 1, maxTokens: 10 } });
     await agent.run('second');
 
-    expect(model.requests.map((r) => r.settings)).toEqual([{ temperature: 1, maxTokens: 10 }, { temperature: 0.3 }]);
+    expect(model.requests.map((r) => r.settings)).toEqual([
+      { temperature: 1, maxTokens: 10 },
+      { temperature: 0.3 },
+    ]);
   });
 
   test('the merge does not mutate the agent or run settings objects', async () => {
     const agentSettings: ModelSettings = { temperature: 0.3 };
     const runSettings: ModelSettings = { maxTokens: 5 };
-    const agent = new Agent({ model: new ScriptedModel([textResponse('ok')]), modelSettings: agentSettings });
+    const agent = new Agent({
+      model: new ScriptedModel([textResponse('ok')]),
+      modelSettings: agentSettings,
+    });
 
     await agent.run('hi', { modelSettings: runSettings });
 
@@ -117,12 +138,27 @@ describe('request tuning (spec §23, modelSettings)', () => {
         return 'ran';
       },
     });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'g1', name: 'gated' }]), textResponse('ok')]);
-    const agent = new Agent({ deferredTools: true, model, tools: [gated], modelSettings: { temperature: 0.4 } });
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'g1', name: 'gated' }]),
+      textResponse('ok'),
+    ]);
+    const agent = new Agent({
+      deferredTools: true,
+      model,
+      tools: [gated],
+      modelSettings: { temperature: 0.4 },
+    });
     const paused = await agent.run('go');
 
-    await agent.resume(paused.messages, { approvals: { g1: { approved: true } } }, { modelSettings: { maxTokens: 64 } });
+    await agent.resume(
+      paused.messages,
+      { approvals: { g1: { approved: true } } },
+      { modelSettings: { maxTokens: 64 } },
+    );
 
-    expect(model.requests.map((r) => r.settings)).toEqual([{ temperature: 0.4 }, { temperature: 0.4, maxTokens: 64 }]);
+    expect(model.requests.map((r) => r.settings)).toEqual([
+      { temperature: 0.4 },
+      { temperature: 0.4, maxTokens: 64 },
+    ]);
   });
 });

@@ -1,4 +1,14 @@
-import { Agent, defineTool, RunError, RunInputError, type GenerateOptions, type Instructions, type Message, type RunContext, type Tool } from 'golem';
+import {
+  Agent,
+  defineTool,
+  RunError,
+  RunInputError,
+  type GenerateOptions,
+  type Instructions,
+  type Message,
+  type RunContext,
+  type Tool,
+} from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 interface Tenant {
@@ -33,10 +43,17 @@ async function systemOf(instructions: Instructions<Tenant>): Promise<Message[]> 
 describe('run start (spec §4)', () => {
   test('RS-1 a one-tool run with instructions returns 5 evidence messages: system, user, assistant(call), tool, assistant(final)', async () => {
     const scripted = new ScriptedModel([
-      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }], { inputTokens: 10, outputTokens: 2 }),
+      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }], {
+        inputTokens: 10,
+        outputTokens: 2,
+      }),
       textResponse('You guessed 4.', { inputTokens: 20, outputTokens: 4 }),
     ]);
-    const agent = new Agent<Tenant>({ model: scripted, instructions: 'Be concise.', tools: [echo] });
+    const agent = new Agent<Tenant>({
+      model: scripted,
+      instructions: 'Be concise.',
+      tools: [echo],
+    });
     const result = await agent.run('Guess.', { deps: { tenant: 'acme' } });
     expect(result.messages).toEqual([
       { role: 'system', content: 'Be concise.' },
@@ -134,14 +151,24 @@ describe('run start (spec §4)', () => {
   });
 
   test('TD-4 an end-to-end run records a first request ending with the prompt and a second ending with the tool result', async () => {
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'echo', args: '{"guess":4}' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, tools: [echo] });
     await agent.run('Roll.', { deps: { tenant: 'acme' } });
     const [first, second] = scripted.requests;
     expect(scripted.requests).toHaveLength(2);
     expect(first?.messages.at(-1)).toEqual({ role: 'user', content: 'Roll.' });
-    expect(second?.messages.at(-1)).toEqual({ role: 'tool', content: 'acme {"guess":4}', toolCallId: 'call-1', toolName: 'echo' });
-    expect(first?.tools).toEqual([{ name: 'echo', description: 'Echoes its arguments', schema: { type: 'object' } }]);
+    expect(second?.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: 'acme {"guess":4}',
+      toolCallId: 'call-1',
+      toolName: 'echo',
+    });
+    expect(first?.tools).toEqual([
+      { name: 'echo', description: 'Echoes its arguments', schema: { type: 'object' } },
+    ]);
   });
 });
 
@@ -161,8 +188,15 @@ describe('instructions (spec §4.1 step 6, §17.1)', () => {
   });
 
   test('an array of static text and functions is resolved in order and joined by a blank line', async () => {
-    const messages = await systemOf(['Be concise.', async (ctx: RunContext<Tenant>) => Promise.resolve(`Tenant ${ctx.deps.tenant}.`), 'Answer in English.']);
-    expect(messages[0]).toEqual({ role: 'system', content: 'Be concise.\n\nTenant acme.\n\nAnswer in English.' });
+    const messages = await systemOf([
+      'Be concise.',
+      async (ctx: RunContext<Tenant>) => Promise.resolve(`Tenant ${ctx.deps.tenant}.`),
+      'Answer in English.',
+    ]);
+    expect(messages[0]).toEqual({
+      role: 'system',
+      content: 'Be concise.\n\nTenant acme.\n\nAnswer in English.',
+    });
   });
 
   test('empty pieces (static or function results) contribute nothing to the join', async () => {
@@ -195,7 +229,10 @@ describe('instructions (spec §4.1 step 6, §17.1)', () => {
 
   test('instructions are resolved once per run, not per model turn', async () => {
     const fn = jest.fn(() => 'Be concise.');
-    const scripted = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'echo', args: '{}' }]), textResponse('done')]);
+    const scripted = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'echo', args: '{}' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent<Tenant>({ model: scripted, instructions: fn, tools: [echo] });
     await agent.run('P', { deps: { tenant: 'acme' } });
     expect(scripted.calls).toBe(2);
@@ -228,7 +265,10 @@ describe('instructions (spec §4.1 step 6, §17.1)', () => {
 
   test('an instructions function that rejects asynchronously is also a RunInputError before any model call', async () => {
     const scripted = new ScriptedModel([textResponse('never')]);
-    const agent = new Agent({ model: scripted, instructions: async () => Promise.reject(new Error('async failure')) });
+    const agent = new Agent({
+      model: scripted,
+      instructions: async () => Promise.reject(new Error('async failure')),
+    });
     const error = await rejection(agent.run('P'));
     expect(RunInputError.is(error)).toBe(true);
     expect(scripted.calls).toBe(0);
@@ -241,13 +281,16 @@ describe('run input validation (spec §4.1)', () => {
     ['undefined', undefined],
     ['null', null],
     ['an object', { content: 'hi' }],
-  ])('a prompt that is %s rejects with RunInputError and the model is never called', async (_label, prompt) => {
-    const scripted = new ScriptedModel([textResponse('never')]);
-    const agent = new Agent({ model: scripted });
-    const error = await rejection(agent.run(prompt as string));
-    expect(RunInputError.is(error)).toBe(true);
-    expect(RunError.is(error)).toBe(false);
-    expect((error as Error).message).toContain('prompt');
-    expect(scripted.calls).toBe(0);
-  });
+  ])(
+    'a prompt that is %s rejects with RunInputError and the model is never called',
+    async (_label, prompt) => {
+      const scripted = new ScriptedModel([textResponse('never')]);
+      const agent = new Agent({ model: scripted });
+      const error = await rejection(agent.run(prompt as string));
+      expect(RunInputError.is(error)).toBe(true);
+      expect(RunError.is(error)).toBe(false);
+      expect((error as Error).message).toContain('prompt');
+      expect(scripted.calls).toBe(0);
+    },
+  );
 });

@@ -10,7 +10,13 @@ import {
   type Delta,
   type RunEvent,
 } from 'golem';
-import { FunctionModel, ScriptedModel, StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+import {
+  FunctionModel,
+  ScriptedModel,
+  StreamFunctionModel,
+  textResponse,
+  toolCallResponse,
+} from 'golem/testing';
 
 const roll = defineTool({
   name: 'roll',
@@ -19,7 +25,13 @@ const roll = defineTool({
 });
 
 function diceScript() {
-  return [toolCallResponse([{ id: 'call-1', name: 'roll', args: { sides: 6 } }], { inputTokens: 3, outputTokens: 1 }), textResponse('settled', { inputTokens: 5, outputTokens: 2 })];
+  return [
+    toolCallResponse([{ id: 'call-1', name: 'roll', args: { sides: 6 } }], {
+      inputTokens: 3,
+      outputTokens: 1,
+    }),
+    textResponse('settled', { inputTokens: 5, outputTokens: 2 }),
+  ];
 }
 
 async function collect(stream: AsyncIterable<Delta>): Promise<Delta[]> {
@@ -51,18 +63,36 @@ describe('agent streaming runs (spec §18)', () => {
     const deltas = await collect(stream);
     await stream.result;
 
-    expect(deltas).toEqual([{ toolCalls: [{ index: 0, id: 'call-1', name: 'roll' }] }, { content: 'settled' }]);
+    expect(deltas).toEqual([
+      { toolCalls: [{ index: 0, id: 'call-1', name: 'roll' }] },
+      { content: 'settled' },
+    ]);
   });
 
   test('ST-1 result, evidence, usage and counts equal those of the non-streaming run', async () => {
-    const streamed = await new Agent({ model: new ScriptedModel(diceScript()), tools: [roll] }).runStream('roll a die').result;
-    const plain = await new Agent({ model: new ScriptedModel(diceScript()), tools: [roll] }).run('roll a die');
+    const streamed = await new Agent({
+      model: new ScriptedModel(diceScript()),
+      tools: [roll],
+    }).runStream('roll a die').result;
+    const plain = await new Agent({ model: new ScriptedModel(diceScript()), tools: [roll] }).run(
+      'roll a die',
+    );
 
     expect(streamed).toEqual(plain);
     expect(streamed.output).toBe('settled');
     expect(streamed.usage).toEqual({ inputTokens: 8, outputTokens: 3 });
-    expect(streamed.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(streamed.messages[2]).toEqual({ role: 'tool', content: '4', toolCallId: 'call-1', toolName: 'roll' });
+    expect(streamed.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(streamed.messages[2]).toEqual({
+      role: 'tool',
+      content: '4',
+      toolCallId: 'call-1',
+      toolName: 'roll',
+    });
   });
 
   test('options.onDelta receives the same deltas, in the same order, as the iterator', async () => {
@@ -125,7 +155,9 @@ describe('agent streaming runs (spec §18)', () => {
     ]);
     expect(model.calls).toBe(3);
     expect(executions).toBe(2);
-    expect(result.messages[2]?.content).toBe('Your tool call was rejected: sides must be 6. Correct the arguments and call the tool again.');
+    expect(result.messages[2]?.content).toBe(
+      'Your tool call was rejected: sides must be 6. Correct the arguments and call the tool again.',
+    );
   });
 
   test('ST-4 a model without `stream` rejects with ConfigError, not RunError, before anything runs', async () => {
@@ -156,7 +188,12 @@ describe('agent streaming runs (spec §18)', () => {
   test('ST-5 an onDelta handler throwing E fails the run at `model` with E as the cause, after 1 model call', async () => {
     const e = new Error('client went away');
     const model = new ScriptedModel(diceScript());
-    const agent = new Agent({ model, tools: [roll], maxAttempts: 3, sleep: () => Promise.resolve() });
+    const agent = new Agent({
+      model,
+      tools: [roll],
+      maxAttempts: 3,
+      sleep: () => Promise.resolve(),
+    });
 
     const error = await rejection(
       agent.runStream('roll', {
@@ -178,7 +215,9 @@ describe('agent streaming runs (spec §18)', () => {
     const model = new ScriptedModel([textResponse('hello')]);
     const agent = new Agent({ model });
 
-    const error = await rejection(agent.runStream('hi', { onDelta: () => Promise.reject(e) }).result);
+    const error = await rejection(
+      agent.runStream('hi', { onDelta: () => Promise.reject(e) }).result,
+    );
 
     expect((error as RunError).stage).toBe('model');
     expect((error as RunError).cause).toBe(e);
@@ -245,12 +284,17 @@ describe('agent streaming runs (spec §18)', () => {
 
   test('ST-7 no onDelta and no iteration: success on the streaming path, events as EV-6', async () => {
     const events: RunEvent[] = [];
-    const model = new ScriptedModel([textResponse('hi there', { inputTokens: 1, outputTokens: 1 })]);
+    const model = new ScriptedModel([
+      textResponse('hi there', { inputTokens: 1, outputTokens: 1 }),
+    ]);
     const streamSpy = jest.spyOn(model, 'stream');
     const generateSpy = jest.spyOn(model, 'generate');
     const agent = new Agent({ model });
 
-    const result = await agent.runStream('hi', { onDelta: undefined, observer: (e) => events.push(e) }).result;
+    const result = await agent.runStream('hi', {
+      onDelta: undefined,
+      observer: (e) => events.push(e),
+    }).result;
 
     expect(result.output).toBe('hi there');
     expect(streamSpy).toHaveBeenCalledTimes(1);
@@ -267,7 +311,10 @@ describe('agent streaming runs (spec §18)', () => {
 
     await agent.runStream('roll', {
       observer: (e) => log.push(`${e.kind} t${e.turn}`),
-      onDelta: (d) => void log.push(d.content !== undefined ? `content ${d.content}` : `call ${d.toolCalls?.[0]?.id ?? ''}`),
+      onDelta: (d) =>
+        void log.push(
+          d.content !== undefined ? `content ${d.content}` : `call ${d.toolCalls?.[0]?.id ?? ''}`,
+        ),
     }).result;
 
     expect(log).toEqual([
@@ -326,7 +373,10 @@ describe('agent streaming runs (spec §18)', () => {
     const stream = agent.runStream('roll');
     await stream.result;
 
-    expect(await collect(stream)).toEqual([{ toolCalls: [{ index: 0, id: 'call-1', name: 'roll' }] }, { content: 'settled' }]);
+    expect(await collect(stream)).toEqual([
+      { toolCalls: [{ index: 0, id: 'call-1', name: 'roll' }] },
+      { content: 'settled' },
+    ]);
   });
 
   test('a failed run ends iteration normally; the failure is reported by `result`', async () => {
@@ -343,7 +393,11 @@ describe('agent streaming runs (spec §18)', () => {
   });
 
   test('budgets apply to streaming runs: maxIterations 1 with a tool turn fails at `loop`', async () => {
-    const agent = new Agent({ model: new ScriptedModel(diceScript()), tools: [roll], maxIterations: 1 });
+    const agent = new Agent({
+      model: new ScriptedModel(diceScript()),
+      tools: [roll],
+      maxIterations: 1,
+    });
 
     const error = await rejection(agent.runStream('roll').result);
 

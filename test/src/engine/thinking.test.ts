@@ -27,24 +27,46 @@ const lookup = defineTool({ name: 'lookup', schema: { type: 'object' }, execute:
 
 /** A tool turn carrying two thinking blocks (one signed, one redacted) and a call signature. */
 function thinkingToolTurn(): ModelResponse {
-  const response = toolCallResponse([{ id: 'call-1', name: 'lookup', args: { q: 'x' }, signature: 'call-sig==' }], { inputTokens: 4, outputTokens: 2 });
-  response.message.thinking = [signedThinking('I should look it up.', 'sig-A+/='), redactedThinking('ENCRYPTED\u0000payload')];
+  const response = toolCallResponse(
+    [{ id: 'call-1', name: 'lookup', args: { q: 'x' }, signature: 'call-sig==' }],
+    { inputTokens: 4, outputTokens: 2 },
+  );
+  response.message.thinking = [
+    signedThinking('I should look it up.', 'sig-A+/='),
+    redactedThinking('ENCRYPTED\u0000payload'),
+  ];
   return response;
 }
 
 describe('thinking blocks (spec §20.1)', () => {
   test('TK-1 valid constructors: text-only, text+signature, redacted', () => {
-    const blocks: ThinkingBlock[] = [thinkingText('hmm'), signedThinking('hmm', 'sig'), redactedThinking('opaque')];
+    const blocks: ThinkingBlock[] = [
+      thinkingText('hmm'),
+      signedThinking('hmm', 'sig'),
+      redactedThinking('opaque'),
+    ];
 
-    expect(blocks).toEqual([{ text: 'hmm' }, { text: 'hmm', signature: 'sig' }, { redacted: 'opaque' }]);
+    expect(blocks).toEqual([
+      { text: 'hmm' },
+      { text: 'hmm', signature: 'sig' },
+      { redacted: 'opaque' },
+    ]);
     expect(blocks.map(thinkingProblem)).toEqual([undefined, undefined, undefined]);
   });
 
   test.each<[string, ThinkingBlock, string]>([
     ['neither text nor redacted', {}, 'thinking block has neither text nor redacted data'],
     ['signature alone', { signature: 'sig' }, 'thinking block has neither text nor redacted data'],
-    ['both text and redacted', { text: 'a', redacted: 'b' }, 'thinking block has both text and redacted data; set exactly one'],
-    ['signature with redacted', { redacted: 'b', signature: 'sig' }, 'a redacted thinking block cannot carry a signature'],
+    [
+      'both text and redacted',
+      { text: 'a', redacted: 'b' },
+      'thinking block has both text and redacted data; set exactly one',
+    ],
+    [
+      'signature with redacted',
+      { redacted: 'b', signature: 'sig' },
+      'a redacted thinking block cannot carry a signature',
+    ],
   ])('TK-1 thinkingProblem rejects %s', (_name, block, problem) => {
     expect(thinkingProblem(block)).toBe(problem);
   });
@@ -52,13 +74,17 @@ describe('thinking blocks (spec §20.1)', () => {
   test('TK-2 a history user message carrying thinking rejects with a plain error, no model call', async () => {
     const model = new ScriptedModel([textResponse('never')]);
     const agent = new Agent({ model });
-    const history: Message[] = [{ role: 'user', content: 'q', thinking: [thinkingText('not mine')] }];
+    const history: Message[] = [
+      { role: 'user', content: 'q', thinking: [thinkingText('not mine')] },
+    ];
 
     const error = await rejection(agent.run('next', { history }));
 
     expect(RunInputError.is(error)).toBe(true);
     expect(RunError.is(error)).toBe(false);
-    expect((error as Error).message).toBe('history message 0: thinking is only supported on assistant messages');
+    expect((error as Error).message).toBe(
+      'history message 0: thinking is only supported on assistant messages',
+    );
     expect(model.calls).toBe(0);
   });
 
@@ -67,13 +93,19 @@ describe('thinking blocks (spec §20.1)', () => {
     const agent = new Agent({ model });
     const history: Message[] = [
       { role: 'user', content: 'q' },
-      { role: 'assistant', content: 'a', thinking: [thinkingText('fine'), { redacted: 'x', signature: 'y' }] },
+      {
+        role: 'assistant',
+        content: 'a',
+        thinking: [thinkingText('fine'), { redacted: 'x', signature: 'y' }],
+      },
     ];
 
     const error = await rejection(agent.run('next', { history }));
 
     expect(RunInputError.is(error)).toBe(true);
-    expect((error as Error).message).toBe('history message 1 thinking block 1: a redacted thinking block cannot carry a signature');
+    expect((error as Error).message).toBe(
+      'history message 1 thinking block 1: a redacted thinking block cannot carry a signature',
+    );
     expect(model.calls).toBe(0);
   });
 
@@ -95,14 +127,24 @@ describe('thinking blocks (spec §20.1)', () => {
   });
 
   test('TK-3 continuing the conversation sends the thinking blocks back unchanged', async () => {
-    const model = new ScriptedModel([thinkingToolTurn(), textResponse('done'), textResponse('again')]);
+    const model = new ScriptedModel([
+      thinkingToolTurn(),
+      textResponse('done'),
+      textResponse('again'),
+    ]);
     const agent = new Agent({ model, tools: [lookup] });
     const first = await agent.run('question');
 
     await agent.run('follow-up', { history: first.messages });
 
-    expect(model.lastRequest?.messages).toEqual([...first.messages, { role: 'user', content: 'follow-up' }]);
-    expect(model.lastRequest?.messages[1]?.thinking).toEqual([signedThinking('I should look it up.', 'sig-A+/='), redactedThinking('ENCRYPTED\u0000payload')]);
+    expect(model.lastRequest?.messages).toEqual([
+      ...first.messages,
+      { role: 'user', content: 'follow-up' },
+    ]);
+    expect(model.lastRequest?.messages[1]?.thinking).toEqual([
+      signedThinking('I should look it up.', 'sig-A+/='),
+      redactedThinking('ENCRYPTED\u0000payload'),
+    ]);
     expect(model.lastRequest?.messages[1]?.toolCalls?.[0]?.signature).toBe('call-sig==');
   });
 
@@ -135,7 +177,11 @@ describe('thinking blocks (spec §20.1)', () => {
       { thinking: [{ index: 1, text: 'step two' }] },
       { content: 'the answer' },
     ]);
-    expect(result.messages[1]).toEqual({ role: 'assistant', content: 'the answer', thinking: [{ text: 'step one', signature: 'sig-1' }, { text: 'step two' }] });
+    expect(result.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'the answer',
+      thinking: [{ text: 'step one', signature: 'sig-1' }, { text: 'step two' }],
+    });
   });
 
   test('thinking on a final answer is evidence, not output', async () => {

@@ -67,7 +67,12 @@ describe('tool choice (spec §13)', () => {
     expect(result.output).toBe('done');
     expect(model.requests.map((r) => r.tools)).toEqual([[CHOSEN_SPEC], [CHOSEN_SPEC]]);
     expect(executed).toEqual(['chosen']);
-    expect(result.messages[2]).toEqual({ role: 'tool', content: 'chosen result', toolCallId: 'call-1', toolName: 'chosen' });
+    expect(result.messages[2]).toEqual({
+      role: 'tool',
+      content: 'chosen result',
+      toolCallId: 'call-1',
+      toolName: 'chosen',
+    });
   });
 
   test('TC-1 tool choice sends no provider-native forcing field: the request holds only messages and tools', async () => {
@@ -82,8 +87,14 @@ describe('tool choice (spec §13)', () => {
 
   test('TC-1 the output tool spec is still appended after the chosen tool', async () => {
     const { first, chosen } = tools([]);
-    const model = new ScriptedModel([toolCallResponse([{ id: 'out-1', name: 'final_answer', args: { answer: 'x' } }])]);
-    const outputTool = { name: 'final_answer', description: 'records the answer', schema: { type: 'object', properties: { answer: { type: 'string' } } } };
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'out-1', name: 'final_answer', args: { answer: 'x' } }]),
+    ]);
+    const outputTool = {
+      name: 'final_answer',
+      description: 'records the answer',
+      schema: { type: 'object', properties: { answer: { type: 'string' } } },
+    };
     const agent = new Agent({ model, tools: [first, chosen], toolChoice: 'chosen', outputTool });
 
     await agent.run('go');
@@ -93,25 +104,33 @@ describe('tool choice (spec §13)', () => {
 
   test('TC-2 a toolChoice naming no registered tool is a construction error', () => {
     const { first, chosen } = tools([]);
-    const build = (): unknown => new Agent({ model: new ScriptedModel([]), tools: [first, chosen], toolChoice: 'missing' });
+    const build = (): unknown =>
+      new Agent({ model: new ScriptedModel([]), tools: [first, chosen], toolChoice: 'missing' });
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(/missing/);
   });
 
   test('TC-2 a toolChoice on an agent without tools is a construction error', () => {
-    expect(() => new Agent({ model: new ScriptedModel([]), toolChoice: 'chosen' })).toThrow(ConfigError);
+    expect(() => new Agent({ model: new ScriptedModel([]), toolChoice: 'chosen' })).toThrow(
+      ConfigError,
+    );
   });
 
   test('TC-2 an empty toolChoice is a construction error (decision D2)', () => {
     const { first, chosen } = tools([]);
-    expect(() => new Agent({ model: new ScriptedModel([]), tools: [first, chosen], toolChoice: '' })).toThrow(ConfigError);
+    expect(
+      () => new Agent({ model: new ScriptedModel([]), tools: [first, chosen], toolChoice: '' }),
+    ).toThrow(ConfigError);
   });
 
   test('TC-3 a call to the registered but unadvertised tool fails at the tool stage as undeclared (D3)', async () => {
     const executed: string[] = [];
     const { first, chosen } = tools(executed);
     const model = new ScriptedModel([
-      toolCallResponse([{ id: 'call-1', name: 'first', args: { q: 'x' } }], { inputTokens: 4, outputTokens: 2 }),
+      toolCallResponse([{ id: 'call-1', name: 'first', args: { q: 'x' } }], {
+        inputTokens: 4,
+        outputTokens: 2,
+      }),
       textResponse('never reached'),
     ]);
     const agent = new Agent({ model, tools: [first, chosen], toolChoice: 'chosen' });
@@ -141,7 +160,12 @@ describe('tool choice (spec §13)', () => {
         { id: 'call-2', name: 'first', args: { q: 'x' } },
       ]),
     ]);
-    const agent = new Agent({ model, tools: [first, chosen], toolChoice: 'chosen', onEvent: (e) => events.push(e) });
+    const agent = new Agent({
+      model,
+      tools: [first, chosen],
+      toolChoice: 'chosen',
+      onEvent: (e) => events.push(e),
+    });
 
     const error = await runFailure(agent.run('go'));
 

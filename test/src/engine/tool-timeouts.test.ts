@@ -37,9 +37,13 @@ function untilAborted(signal: AbortSignal): Promise<void> {
       resolve();
       return;
     }
-    signal.addEventListener('abort', () => {
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -77,8 +81,40 @@ function expectToolDeadline(error: RunError, toolName: string): void {
   expect(isCancellation(error)).toBe(true);
 }
 
-function activeTimeouts(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+/**
+ * Watches the timers the run schedules with the given delay and reports which of them were
+ * cleared, so the check does not depend on other tests' timers.
+ */
+function watchTimers(delay: number): {
+  scheduled: unknown[];
+  cleared: () => unknown[];
+  restore: () => void;
+} {
+  const scheduled: unknown[] = [];
+  const clearedIds: unknown[] = [];
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const setSpy = jest
+    .spyOn(globalThis, 'setTimeout')
+    .mockImplementation((handler: () => void, ms?: number) => {
+      const id = realSet(handler, ms);
+      if (ms === delay) scheduled.push(id);
+      return id;
+    });
+  const clearSpy = jest
+    .spyOn(globalThis, 'clearTimeout')
+    .mockImplementation((id?: Parameters<typeof clearTimeout>[0]) => {
+      clearedIds.push(id);
+      realClear(id);
+    });
+  return {
+    scheduled,
+    cleared: () => scheduled.filter((id) => clearedIds.includes(id)),
+    restore: () => {
+      setSpy.mockRestore();
+      clearSpy.mockRestore();
+    },
+  };
 }
 
 describe('tool timeouts (spec §12)', () => {
@@ -91,7 +127,9 @@ describe('tool timeouts (spec §12)', () => {
     const error = await runFailure(agent.run('go', { signal: runSignal }));
 
     expectToolDeadline(error, 'wait_for_it');
-    expect(error.message).toMatch(/^golem: tool stage: runner: tool "wait_for_it" \(call "call-1"\): /);
+    expect(error.message).toMatch(
+      /^golem: tool stage: runner: tool "wait_for_it" \(call "call-1"\): /,
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]?.aborted).toBe(true);
     expect(DeadlineExceededError.is(seen[0]?.reason)).toBe(true);
@@ -107,7 +145,9 @@ describe('tool timeouts (spec §12)', () => {
     const error = await runFailure(agent.run('go'));
 
     expect(error.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect(error.partial?.messages[1]?.toolCalls).toEqual([{ id: 'call-1', name: 'wait_for_it', args: '{}' }]);
+    expect(error.partial?.messages[1]?.toolCalls).toEqual([
+      { id: 'call-1', name: 'wait_for_it', args: '{}' },
+    ]);
     expect(error.partial?.toolCalls).toBe(1);
     expect(error.partial?.requests).toBe(1);
     expect(error.partial?.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
@@ -115,7 +155,11 @@ describe('tool timeouts (spec §12)', () => {
 
   test('TT-2 the agent toolTimeout applies when the tool timeout is 0', async () => {
     const seen: AbortSignal[] = [];
-    const agent = new Agent({ model: oneCallModel('wait_for_it'), tools: [waitingTool(seen, 0)], toolTimeout: 1 });
+    const agent = new Agent({
+      model: oneCallModel('wait_for_it'),
+      tools: [waitingTool(seen, 0)],
+      toolTimeout: 1,
+    });
 
     const error = await runFailure(agent.run('go'));
 
@@ -124,7 +168,11 @@ describe('tool timeouts (spec §12)', () => {
   });
 
   test('TT-2 the agent toolTimeout applies when the tool sets no timeout', async () => {
-    const agent = new Agent({ model: oneCallModel('wait_for_it'), tools: [waitingTool([])], toolTimeout: 2 });
+    const agent = new Agent({
+      model: oneCallModel('wait_for_it'),
+      tools: [waitingTool([])],
+      toolTimeout: 2,
+    });
 
     expectToolDeadline(await runFailure(agent.run('go')), 'wait_for_it');
   });
@@ -153,16 +201,29 @@ describe('tool timeouts (spec §12)', () => {
   });
 
   test('TT-3 the tool deadline timer is cleared when the tool returns in time', async () => {
-    const quick = defineTool({ name: 'quick', schema: { type: 'object' }, execute: () => 'quick result' });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'call-1', name: 'quick' }]), textResponse('finished')]);
+    const quick = defineTool({
+      name: 'quick',
+      schema: { type: 'object' },
+      execute: () => 'quick result',
+    });
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'call-1', name: 'quick' }]),
+      textResponse('finished'),
+    ]);
     const agent = new Agent({ model, tools: [quick], toolTimeout: 60_000 });
-    const before = activeTimeouts();
+    const timers = watchTimers(60_000);
 
-    const result = await agent.run('go');
+    const result = await agent.run('go').finally(timers.restore);
 
     expect(result.output).toBe('finished');
-    expect(result.messages[2]).toEqual({ role: 'tool', content: 'quick result', toolCallId: 'call-1', toolName: 'quick' });
-    expect(activeTimeouts()).toBe(before);
+    expect(result.messages[2]).toEqual({
+      role: 'tool',
+      content: 'quick result',
+      toolCallId: 'call-1',
+      toolName: 'quick',
+    });
+    expect(timers.scheduled).toHaveLength(1);
+    expect(timers.cleared()).toEqual(timers.scheduled);
   });
 
   test('TT-3 the tool deadline timer is cleared when the tool fails in time', async () => {
@@ -174,19 +235,26 @@ describe('tool timeouts (spec §12)', () => {
         throw failure;
       },
     });
-    const agent = new Agent({ model: oneCallModel('broken'), tools: [broken], toolTimeout: 60_000 });
-    const before = activeTimeouts();
+    const agent = new Agent({
+      model: oneCallModel('broken'),
+      tools: [broken],
+      toolTimeout: 60_000,
+    });
+    const timers = watchTimers(60_000);
 
-    const error = await runFailure(agent.run('go'));
+    const error = await runFailure(agent.run('go').finally(timers.restore));
 
     expect(error.stage).toBe('tool');
     expect([...errorChain(error)]).toContain(failure);
     expect(isDeadlineExceeded(error)).toBe(false);
-    expect(activeTimeouts()).toBe(before);
+    expect(timers.scheduled).toHaveLength(1);
+    expect(timers.cleared()).toEqual(timers.scheduled);
   });
 
   test('TT-4 a negative tool timeout is rejected by defineTool', () => {
-    expect(() => defineTool({ name: 'neg', schema: { type: 'object' }, timeout: -1, execute: () => 'x' })).toThrow(ToolDefinitionError);
+    expect(() =>
+      defineTool({ name: 'neg', schema: { type: 'object' }, timeout: -1, execute: () => 'x' }),
+    ).toThrow(ToolDefinitionError);
   });
 
   test('TT-4 a negative agent toolTimeout is rejected at construction', () => {
@@ -195,7 +263,13 @@ describe('tool timeouts (spec §12)', () => {
   });
 
   test('TT-4 a hand-built tool with a negative timeout is rejected at construction', () => {
-    const tool: Tool = { name: 'hand_built', description: '', schema: { type: 'object' }, timeout: -5, execute: () => 'x' };
+    const tool: Tool = {
+      name: 'hand_built',
+      description: '',
+      schema: { type: 'object' },
+      timeout: -5,
+      execute: () => 'x',
+    };
     const build = (): unknown => new Agent({ model: new ScriptedModel([]), tools: [tool] });
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(/hand_built/);

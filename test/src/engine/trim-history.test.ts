@@ -28,7 +28,8 @@ function fixture(): Message[] {
 
 async function trim(budget: number, history: Message[]): Promise<Message[]> {
   const processed = await trimHistory(budget)(history, ctx);
-  if (processed === null || processed === undefined) throw new Error('trimHistory returned nothing');
+  if (processed === null || processed === undefined)
+    throw new Error('trimHistory returned nothing');
   return processed;
 }
 
@@ -92,9 +93,16 @@ describe('trimHistory (spec §17.5)', () => {
   });
 
   test('TH-4 three tool results with budget 2 leave no turn that can open a request', async () => {
-    const history: Message[] = ['a', 'b', 'c'].map((id) => ({ role: 'tool', content: id, toolCallId: id, toolName: 'lookup' }));
+    const history: Message[] = ['a', 'b', 'c'].map((id) => ({
+      role: 'tool',
+      content: id,
+      toolCallId: id,
+      toolName: 'lookup',
+    }));
 
-    await expect(trim(2, history)).rejects.toThrow('no turn in the newest 2 messages can open a request');
+    await expect(trim(2, history)).rejects.toThrow(
+      'no turn in the newest 2 messages can open a request',
+    );
   });
 });
 
@@ -111,7 +119,13 @@ describe('history processor (spec §17.4)', () => {
       { role: 'user', content: 'newest' },
       { role: 'user', content: 'next' },
     ]);
-    expect(result.messages.map((m) => m.content)).toEqual(['middle', 'middle answer', 'newest', 'next', 'fine']);
+    expect(result.messages.map((m) => m.content)).toEqual([
+      'middle',
+      'middle answer',
+      'newest',
+      'next',
+      'fine',
+    ]);
   });
 
   test('TH-4 trimHistory(0) fails a plain run with empty history before any model call', async () => {
@@ -204,13 +218,17 @@ describe('history processor (spec §17.4)', () => {
     const model = new ScriptedModel([textResponse('never')]);
     const agent = new Agent({
       model,
-      historyProcessor: () => [{ role: 'assistant', content: 'x', parts: [imageUrl('https://example.test/a.png')] }],
+      historyProcessor: () => [
+        { role: 'assistant', content: 'x', parts: [imageUrl('https://example.test/a.png')] },
+      ],
     });
 
     const error = await rejection(agent.run('hi'));
 
     expect(RunInputError.is(error)).toBe(true);
-    expect((error as Error).message).toBe('history message 0: parts are only supported on user messages');
+    expect((error as Error).message).toBe(
+      'history message 0: parts are only supported on user messages',
+    );
     expect(model.calls).toBe(0);
   });
 
@@ -239,7 +257,10 @@ describe('history processor (spec §17.4)', () => {
       calls++;
       return h;
     };
-    const agent = new Agent({ model: new ScriptedModel([textResponse('a')]), historyProcessor: processor });
+    const agent = new Agent({
+      model: new ScriptedModel([textResponse('a')]),
+      historyProcessor: processor,
+    });
 
     await agent.runStream('hi').result;
 
@@ -255,7 +276,10 @@ describe('history processor (spec §17.4)', () => {
         throw deferExternal('produced offline');
       },
     });
-    const model = new ScriptedModel([toolCallResponse([{ id: 'c1', name: 'fetch_report' }]), textResponse('done')]);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'fetch_report' }]),
+      textResponse('done'),
+    ]);
     const agent = new Agent({
       deferredTools: true,
       model,

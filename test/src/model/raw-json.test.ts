@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { JsonParseError, RawJson, compactJson, parseJsonWithRaw, type JsonPathSegment } from '../../../src/model/raw-json';
+import {
+  JsonParseError,
+  RawJson,
+  compactJson,
+  parseJsonWithRaw,
+  type JsonPathSegment,
+} from '../../../src/model/raw-json';
 
 /** The JsonParseError `fn` throws (fails the test when it throws nothing or something else). */
 function parseError(fn: () => unknown): JsonParseError {
@@ -55,7 +61,7 @@ describe('parseJsonWithRaw', () => {
     ['\ufeff[]', 'unexpected U+FEFF; expected a JSON value', 0],
     ['', 'unexpected end of input; expected a JSON value', 0],
     ['tru', "unexpected 't'; expected a JSON value", 0],
-    ['[\u00a0]', "unexpected U+00A0; expected a JSON value", 1],
+    ['[\u00a0]', 'unexpected U+00A0; expected a JSON value', 1],
   ])('%j is rejected: %s', (text, reason, position) => {
     const error = parseError(() => parseJsonWithRaw(text));
     expect([error.reason, error.position]).toEqual([reason, position]);
@@ -76,7 +82,10 @@ describe('parseJsonWithRaw', () => {
       seen.push([...path]);
       return path.length === 2 && path[1] === 'args';
     };
-    const result = parseJsonWithRaw('[{"args": { "n" : 1.0, "s": "\\u0041  b" } , "x": 1E2}, {"args": -0}]', { rawAt });
+    const result = parseJsonWithRaw(
+      '[{"args": { "n" : 1.0, "s": "\\u0041  b" } , "x": 1E2}, {"args": -0}]',
+      { rawAt },
+    );
     expect(result).toStrictEqual([
       { args: new RawJson('{"n":1.0,"s":"\\u0041  b"}'), x: 100 },
       { args: new RawJson('-0') },
@@ -87,26 +96,41 @@ describe('parseJsonWithRaw', () => {
   test('raw values are still validated, including depth', () => {
     const rawAt = (path: readonly JsonPathSegment[]): boolean => path.length === 1;
     expect(parseError(() => parseJsonWithRaw('{"a":[1,}', { rawAt })).path).toEqual(['a', 1]);
-    const deep = parseError(() => parseJsonWithRaw(`{"a":${'['.repeat(10)}${']'.repeat(10)}}`, { rawAt, maxDepth: 5 }));
-    expect([deep.reason, deep.position]).toEqual(['nesting is deeper than the limit of 5 levels', 9]);
+    const deep = parseError(() =>
+      parseJsonWithRaw(`{"a":${'['.repeat(10)}${']'.repeat(10)}}`, { rawAt, maxDepth: 5 }),
+    );
+    expect([deep.reason, deep.position]).toEqual([
+      'nesting is deeper than the limit of 5 levels',
+      9,
+    ]);
   });
 
   test('__proto__ keys are refused in built objects, escaped spellings included, and inert in raw values', () => {
-    expect(parseError(() => parseJsonWithRaw('{"__proto__":{"polluted":true}}')).reason).toBe('object key "__proto__" is not allowed');
+    expect(parseError(() => parseJsonWithRaw('{"__proto__":{"polluted":true}}')).reason).toBe(
+      'object key "__proto__" is not allowed',
+    );
     expect(parseError(() => parseJsonWithRaw('[{"\\u005f_proto__":1}]')).position).toBe(2);
-    const raw = parseJsonWithRaw('{"args":{"__proto__":{"polluted":true}}}', { rawAt: (p) => p.length === 1 });
+    const raw = parseJsonWithRaw('{"args":{"__proto__":{"polluted":true}}}', {
+      rawAt: (p) => p.length === 1,
+    });
     expect(raw).toStrictEqual({ args: new RawJson('{"__proto__":{"polluted":true}}') });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   test('a 10k-level nesting bomb fails at the depth limit without overflowing the stack', () => {
     const error = parseError(() => parseJsonWithRaw('['.repeat(10_000) + ']'.repeat(10_000)));
-    expect([error.reason, error.position, error.path.length]).toEqual(['nesting is deeper than the limit of 256 levels', 256, 256]);
+    expect([error.reason, error.position, error.path.length]).toEqual([
+      'nesting is deeper than the limit of 256 levels',
+      256,
+      256,
+    ]);
     expect(parseJsonWithRaw('['.repeat(256) + ']'.repeat(256))).toBeInstanceOf(Array);
   });
 
   test('length and depth limits are enforced and validated', () => {
-    expect(parseError(() => parseJsonWithRaw('[1,2]', { maxLength: 4 })).reason).toBe('JSON text is 5 characters; the limit is 4');
+    expect(parseError(() => parseJsonWithRaw('[1,2]', { maxLength: 4 })).reason).toBe(
+      'JSON text is 5 characters; the limit is 4',
+    );
     expect(() => parseJsonWithRaw('[]', { maxDepth: 5000 })).toThrow(RangeError);
   });
 
@@ -121,7 +145,9 @@ describe('parseJsonWithRaw', () => {
 
 describe('compactJson', () => {
   test('removes whitespace outside strings only', () => {
-    expect(compactJson(' {\n\t"a b" : [ 1.50 , "x\\"  y" ],\r\n "c": null } ')).toBe('{"a b":[1.50,"x\\"  y"],"c":null}');
+    expect(compactJson(' {\n\t"a b" : [ 1.50 , "x\\"  y" ],\r\n "c": null } ')).toBe(
+      '{"a b":[1.50,"x\\"  y"],"c":null}',
+    );
     expect(compactJson('"already"')).toBe('"already"');
   });
 

@@ -1,4 +1,14 @@
-import { Agent, decodeJSON, decodeText, errorChain, findError, ModelRetry, RunError, type DecodeContext, type ModelResponse } from 'golem';
+import {
+  Agent,
+  decodeJSON,
+  decodeText,
+  errorChain,
+  findError,
+  ModelRetry,
+  RunError,
+  type DecodeContext,
+  type ModelResponse,
+} from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
 interface City {
@@ -18,7 +28,10 @@ function city(value: unknown): City {
 const ctx: DecodeContext = { signal: new AbortController().signal, deps: undefined };
 
 function response(content: string | undefined): ModelResponse {
-  return { message: content === undefined ? { role: 'assistant' } : { role: 'assistant', content }, usage: { inputTokens: 0, outputTokens: 0 } };
+  return {
+    message: content === undefined ? { role: 'assistant' } : { role: 'assistant', content },
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
 }
 
 /** The ModelRetry the decoder rejects with (fails the test otherwise). */
@@ -43,7 +56,10 @@ async function runError(promise: Promise<unknown>): Promise<RunError> {
   throw new Error('expected a RunError, the run succeeded');
 }
 
-async function decode<O>(decoder: (r: ModelResponse, c: DecodeContext) => O | Promise<O>, content: string | undefined): Promise<O> {
+async function decode<O>(
+  decoder: (r: ModelResponse, c: DecodeContext) => O | Promise<O>,
+  content: string | undefined,
+): Promise<O> {
   return decoder(response(content), ctx);
 }
 
@@ -65,7 +81,10 @@ describe('decodeJSON (spec §7)', () => {
   });
 
   test('DJ-1 through a run: the output is the validated value', async () => {
-    const agent = new Agent<undefined, City>({ model: new ScriptedModel([textResponse('{"name":"Lagos","country":"Nigeria"}')]), output: decodeJSON(city) });
+    const agent = new Agent<undefined, City>({
+      model: new ScriptedModel([textResponse('{"name":"Lagos","country":"Nigeria"}')]),
+      output: decodeJSON(city),
+    });
     const result = await agent.run('Where?');
     expect(result.output).toEqual({ name: 'Lagos', country: 'Nigeria' });
   });
@@ -85,7 +104,9 @@ describe('decodeJSON (spec §7)', () => {
   });
 
   test('DJ-2 trailing text after a JSON value is rejected with a ModelRetry', async () => {
-    const retry = await retryOf(decode(decodeJSON(city), '{"name":"Lagos","country":"Nigeria"} and more'));
+    const retry = await retryOf(
+      decode(decodeJSON(city), '{"name":"Lagos","country":"Nigeria"} and more'),
+    );
     expect(retry.reason).toContain('not valid JSON');
   });
 
@@ -123,22 +144,34 @@ describe('decodeJSON (spec §7)', () => {
 
   test('DJ-3 with outputRetries 1, `Lagos` then valid JSON succeeds: 2 model calls, 4 messages with `Lagos` at index 1', async () => {
     const expected = await retryOf(decode(decodeJSON(city), 'Lagos'));
-    const scripted = new ScriptedModel([textResponse('Lagos'), textResponse('{"name":"Lagos","country":"Nigeria"}')]);
-    const agent = new Agent<undefined, City>({ model: scripted, output: decodeJSON(city), outputRetries: 1 });
+    const scripted = new ScriptedModel([
+      textResponse('Lagos'),
+      textResponse('{"name":"Lagos","country":"Nigeria"}'),
+    ]);
+    const agent = new Agent<undefined, City>({
+      model: scripted,
+      output: decodeJSON(city),
+      outputRetries: 1,
+    });
     const result = await agent.run('Where?');
     expect(result.output).toEqual({ name: 'Lagos', country: 'Nigeria' });
     expect(scripted.calls).toBe(2);
     expect(result.messages).toEqual([
       { role: 'user', content: 'Where?' },
       { role: 'assistant', content: 'Lagos' },
-      { role: 'user', content: `Your previous response was rejected: ${expected.reason}. Correct it and respond again.` },
+      {
+        role: 'user',
+        content: `Your previous response was rejected: ${expected.reason}. Correct it and respond again.`,
+      },
       { role: 'assistant', content: '{"name":"Lagos","country":"Nigeria"}' },
     ]);
     expect(scripted.requests[1]?.messages).toEqual(result.messages.slice(0, 3));
   });
 
   test('DJ-4 without a budget, `Lagos` fails the run at the decode stage with the ModelRetry in the chain', async () => {
-    const scripted = new ScriptedModel([textResponse('Lagos', { inputTokens: 5, outputTokens: 1 })]);
+    const scripted = new ScriptedModel([
+      textResponse('Lagos', { inputTokens: 5, outputTokens: 1 }),
+    ]);
     const agent = new Agent<undefined, City>({ model: scripted, output: decodeJSON(city) });
     const error = await runError(agent.run('Where?'));
     expect(error.stage).toBe('decode');
