@@ -14,6 +14,11 @@ module.exports = {
   moduleNameMapper: {
     '^golem$': '<rootDir>/src/index.ts',
     '^golem/testing$': '<rootDir>/src/testing/index.ts',
+    '^golem/decorators$': '<rootDir>/decorators/index.ts',
+    '^golem/container$': '<rootDir>/container/index.ts',
+    '^golem/providers/([a-z0-9-]+)$': '<rootDir>/src/providers/$1/index.ts',
+    '^golem/tools/([a-z0-9-]+)$': '<rootDir>/src/tools/$1/index.ts',
+    '^golem/mcp$': '<rootDir>/src/mcp/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
