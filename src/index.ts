@@ -98,6 +98,10 @@ export {
   FallbackModel,
   FallbackExhaustedError,
   FallbackConfigError,
+  ModelTransportError,
+  StreamInterruptedError,
+  ModelProtocolError,
+  ModelConfigError,
 } from './model/index';
 
 export type { Tool, ApprovalPolicy, ToolContext, ToolDefinition, DeferralKind } from './tool/index';

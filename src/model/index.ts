@@ -55,3 +55,9 @@ export type { JsonPathSegment, RawJsonOptions } from './raw-json';
 export { RawJson, JsonParseError, parseJsonWithRaw, compactJson } from './raw-json';
 export type { FallbackOptions } from './fallback';
 export { FallbackModel, FallbackExhaustedError, FallbackConfigError } from './fallback';
+export {
+  ModelTransportError,
+  StreamInterruptedError,
+  ModelProtocolError,
+  ModelConfigError,
+} from './provider-errors';
