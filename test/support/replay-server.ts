@@ -82,7 +82,8 @@ export async function startReplayServer(replies: readonly Reply[] = []): Promise
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => {
-          error ? reject(error) : resolve();
+          if (error) reject(error);
+          else resolve();
         });
       }),
   };
@@ -92,7 +93,8 @@ async function writeChunks(res: import('node:http').ServerResponse, reply: Reply
   for (const chunk of reply.chunks ?? []) {
     await new Promise<void>((resolve, reject) =>
       res.write(chunk, (error) => {
-        error ? reject(error) : resolve();
+        if (error) reject(error);
+        else resolve();
       }),
     );
   }
