@@ -7,6 +7,7 @@ import { defaultBackoff, timerSleep } from './engine/retry';
 import type { Tool } from './tool/tool';
 import { toolSpec } from './tool/tool';
 import { isArrayValue, isRecord } from './model/guards';
+import { timeoutProblem } from './model/timeouts';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -33,7 +34,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   const maxAttempts = integer('maxAttempts', config.maxAttempts, 1, 1);
   const outputRetries = integer('outputRetries', config.outputRetries, 0, 0);
   const toolRetries = integer('toolRetries', config.toolRetries, 0, 0);
-  const toolTimeout = nonNegative('toolTimeout', config.toolTimeout);
+  const toolTimeout = timeout('toolTimeout', config.toolTimeout);
   const outputSchema =
     config.outputSchema === undefined || config.outputSchema === ''
       ? undefined
@@ -60,7 +61,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     throw new ConfigError('Agent `sleep` must be a function (ms, signal) => Promise<void>');
   if (config.historyProcessor !== undefined && typeof config.historyProcessor !== 'function')
     throw new ConfigError('Agent `historyProcessor` must be a function');
-  nonNegative('runTimeout', config.runTimeout);
+  timeout('runTimeout', config.runTimeout);
   const registered = registerTools(config.tools ?? []);
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
@@ -107,9 +108,17 @@ function integer(field: string, value: number | undefined, fallback: number, min
   return value;
 }
 
+function timeout(field: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  const problem = timeoutProblem(value);
+  if (problem !== undefined)
+    throw new ConfigError(`Agent \`${field}\` ${problem} (0 = off), got ${String(value)}`);
+  return value;
+}
+
 function nonNegative(field: string, value: number | undefined): number {
   if (value === undefined) return 0;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new ConfigError(
       `Agent \`${field}\` must be a number >= 0 (0 = off), got ${String(value)}`,
     );

@@ -3,6 +3,7 @@ import { describeError } from './model/error-base';
 import type { Message } from './model/message';
 import { cloneMessage } from './model/message';
 import { isArrayValue } from './model/guards';
+import { timeoutProblem } from './model/timeouts';
 import type { DeltaHandler } from './model/model';
 import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
@@ -218,9 +219,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     if (options.signal !== undefined) signals.push(options.signal);
     for (const timeout of [this.runTimeout, options.timeout]) {
       if (timeout === undefined || timeout === 0) continue;
-      if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout < 0)
-        throw new RunInputError(`timeout must be a number of ms >= 0, got ${String(timeout)}`);
-      signals.push(AbortSignal.timeout(timeout));
+      const problem = timeoutProblem(timeout);
+      if (problem !== undefined)
+        throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
+      signals.push(AbortSignal.timeout(Math.ceil(timeout)));
     }
     const signal =
       signals.length === 0

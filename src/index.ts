@@ -102,6 +102,8 @@ export {
   StreamInterruptedError,
   ModelProtocolError,
   ModelConfigError,
+  MAX_TIMEOUT_MS,
+  timeoutProblem,
 } from './model/index';
 
 export type { Tool, ApprovalPolicy, ToolContext, ToolDefinition, DeferralKind } from './tool/index';

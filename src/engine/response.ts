@@ -79,7 +79,7 @@ function normaliseArgs(args: unknown, index: number, raw: unknown): string {
 function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new ModelResponseError('thinking is not an array', raw);
-  return value.map((entry: unknown, index) => {
+  const blocks = value.map((entry: unknown, index) => {
     if (typeof entry !== 'object' || entry === null)
       throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
     const block: ThinkingBlock = {};
@@ -92,6 +92,9 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
     }
     return block;
   });
+  // A block with neither text nor redacted data carries nothing replayable; keeping it would make
+  // the evidence invalid as history.
+  return blocks.filter((b) => b.text !== undefined || b.redacted !== undefined);
 }
 
 function normaliseUsage(value: unknown): Usage {

@@ -68,15 +68,15 @@ export function matchResolutions(
   });
 }
 
-/** Checks that every approved call names a registered tool, before anything runs. */
+/** Checks that every approved call names a tool advertised to the model (D3), before anything runs. */
 export function checkApprovedTools<Deps>(
   config: EngineConfig<Deps>,
   resolutions: readonly Resolution[],
 ): void {
   for (const r of resolutions) {
-    if (r.kind === 'approval' && r.approval.approved && !config.registered.has(r.call.name)) {
+    if (r.kind === 'approval' && r.approval.approved && !config.advertised.has(r.call.name)) {
       throw new RunInputError(
-        `resume: approved call "${r.call.id}" names tool "${r.call.name}", which this agent does not register`,
+        `resume: approved call "${r.call.id}" names tool "${r.call.name}", which this agent does not advertise (toolChoice hides it or it is not registered)`,
       );
     }
   }
@@ -99,9 +99,9 @@ export async function resolveCalls<Deps>(
     if (r.kind === 'external') content = r.text;
     else if (!r.approval.approved) content = deniedText(r.approval.reason);
     else {
-      const tool = config.registered.get(call.name);
+      const tool = config.advertised.get(call.name);
       if (tool === undefined)
-        throw new RunInputError(`resume: tool "${call.name}" is not registered`);
+        throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
       state.emit({
         kind: 'tool_start',
         turn: 0,

@@ -44,7 +44,7 @@ export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<To
           controller.abort(
             new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`),
           );
-        }, timeout)
+        }, Math.ceil(timeout))
       : undefined;
   let outcome: ToolOutcome;
   try {

@@ -61,3 +61,4 @@ export {
   ModelProtocolError,
   ModelConfigError,
 } from './provider-errors';
+export { MAX_TIMEOUT_MS, timeoutProblem } from './timeouts';

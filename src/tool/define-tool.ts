@@ -3,7 +3,9 @@ import type { ApprovalPolicy, Tool } from './tool';
 import type { ToolContext } from './context';
 import { ToolDefinitionError } from './errors';
 import { isRecord } from '../model/guards';
-import { showValue } from '../model/error-base';
+import { describeError, showValue } from '../model/error-base';
+import { ModelRetry } from '../model/errors';
+import { timeoutProblem } from '../model/timeouts';
 
 /** What {@link defineTool} accepts. */
 export interface ToolDefinition<Deps, Args> {
@@ -58,7 +60,13 @@ export function defineTool<Deps = unknown, Args = unknown>(
     );
   }
   checkNonNegative(name, 'maxRetries', raw.maxRetries, true);
-  checkNonNegative(name, 'timeout', raw.timeout, false);
+  const timeoutIssue = raw.timeout === undefined ? undefined : timeoutProblem(raw.timeout);
+  if (timeoutIssue !== undefined) {
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": \`timeout\` ${timeoutIssue}, got ${showValue(raw.timeout)}`,
+    );
+  }
   if (raw.description !== undefined && typeof raw.description !== 'string') {
     throw new ToolDefinitionError(name, `tool "${name}": \`description\` must be a string`);
   }
@@ -71,13 +79,23 @@ export function defineTool<Deps = unknown, Args = unknown>(
     execute:
       parse === undefined
         ? (args, ctx) => execute(args as Args, ctx)
-        : (args, ctx) => execute(parse(args), ctx),
+        : (args, ctx) => execute(parseArgs(name, parse, args), ctx),
     ...(raw.maxRetries !== undefined && { maxRetries: raw.maxRetries }),
     ...(raw.timeout !== undefined && { timeout: raw.timeout }),
     ...(raw.sequential !== undefined && { sequential: raw.sequential }),
     ...(raw.approval !== undefined && { approval: raw.approval }),
   };
   return Object.freeze(tool);
+}
+
+/** Runs a `parse` hook; any failure other than a `ModelRetry` becomes one, so the model can fix it. */
+function parseArgs<Args>(name: string, parse: (args: unknown) => Args, args: unknown): Args {
+  try {
+    return parse(args);
+  } catch (cause) {
+    if (ModelRetry.is(cause)) throw cause;
+    throw new ModelRetry(`invalid arguments for ${name}: ${describeError(cause)}`, { cause });
+  }
 }
 
 function normaliseSchema(name: string, schema: unknown): JsonSchema {
