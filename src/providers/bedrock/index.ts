@@ -1,0 +1,10 @@
+/**
+ * AWS Bedrock adapter (Converse / ConverseStream) for golem. `@aws-sdk/client-bedrock-runtime` is
+ * an optional peer dependency, loaded only when a model is built.
+ */
+export { BedrockModel, bedrock } from './model';
+export type { BedrockOptions, BedrockCredentials } from './options';
+export type { BedrockSdk, BedrockSdkLoader } from './sdk';
+export { SDK_PACKAGE } from './sdk';
+export { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
+export { STREAM_EXCEPTION_STATUS } from './errors';

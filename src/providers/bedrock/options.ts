@@ -1,0 +1,150 @@
+import type {
+  BedrockRuntimeClient,
+  BedrockRuntimeClientConfig,
+} from '@aws-sdk/client-bedrock-runtime';
+import { ModelConfigError } from '../../model/provider-errors';
+import type { ModelSettings, ThinkingSettings } from '../../model/request';
+import { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
+import { PROVIDER, type BedrockSdk, type BedrockSdkLoader } from './sdk';
+import { validateSettings } from './settings';
+
+/** AWS credentials as the SDK takes them: static keys or a credential provider function. */
+export type BedrockCredentials = BedrockRuntimeClientConfig['credentials'];
+
+/** Configuration of a Bedrock model (Converse / ConverseStream). */
+export interface BedrockOptions {
+  /** Model id, inference-profile id or ARN, e.g. `us.amazon.nova-micro-v1:0`. */
+  model: string;
+  /** AWS region, e.g. `us-east-1`. Without it (and without a client) the SDK's region chain decides. */
+  region?: string;
+  /**
+   * A `BedrockRuntimeClient` to use as is (then set region, credentials and endpoint on it), or a
+   * client configuration the adapter builds its client from (`maxAttempts` defaults to 1: the
+   * agent, not the SDK, retries). Inject `requestHandler` here to change the transport.
+   */
+  client?: BedrockRuntimeClient | BedrockRuntimeClientConfig;
+  /** Static credentials or a provider; default: the AWS SDK's standard credential chain. */
+  credentials?: BedrockCredentials;
+  /** Endpoint override (VPC endpoint, proxy, local test server). */
+  endpoint?: string;
+  /** `inferenceConfig.maxTokens`; 0 or unset = the model's default. */
+  maxTokens?: number;
+  /** In [0, 1]. */
+  temperature?: number;
+  /** In [0, 1]. */
+  topP?: number;
+  /** `inferenceConfig.stopSequences`. */
+  stop?: string[];
+  /** Anthropic-on-Bedrock extended thinking, sent as `additionalModelRequestFields.thinking`. */
+  thinking?: ThinkingSettings;
+  /** Further model-specific fields for `additionalModelRequestFields` (e.g. `top_k`). */
+  additionalModelRequestFields?: Record<string, unknown>;
+  /** Largest accepted event-stream frame in bytes; default 16 MiB. */
+  maxFrameBytes?: number;
+  /** Loads `@aws-sdk/client-bedrock-runtime`; default a lazy `require`. */
+  loadSdk?: BedrockSdkLoader;
+}
+
+/** A constructed client and whether the adapter owns it. */
+export interface ResolvedClient {
+  client: BedrockRuntimeClient;
+  owned: boolean;
+  /** Secret credential values to redact from messages. */
+  secrets: string[];
+}
+
+/**
+ * Validates everything that can be checked without the network and throws `ModelConfigError`
+ * naming the field: model, region, endpoint, credentials shape, settings ranges (spec §23),
+ * frame cap.
+ */
+export function validateOptions(options: BedrockOptions): void {
+  const fail = (message: string): never => {
+    throw new ModelConfigError(PROVIDER, message);
+  };
+  if (typeof (options as Partial<BedrockOptions>).model !== 'string' || options.model.trim() === '')
+    fail('model (a Bedrock model id) is required');
+  if (options.region !== undefined && !/^[a-z0-9-]+$/.test(options.region))
+    fail(`region must look like "us-east-1", got ${JSON.stringify(options.region)}`);
+  if (options.endpoint !== undefined && !isHttpUrl(options.endpoint))
+    fail(`endpoint must be an http(s) URL, got ${JSON.stringify(options.endpoint)}`);
+  const credentials: unknown = options.credentials;
+  if (credentials !== undefined && typeof credentials !== 'function') {
+    const keys = credentials as { accessKeyId?: unknown; secretAccessKey?: unknown };
+    if (!nonEmpty(keys.accessKeyId) || !nonEmpty(keys.secretAccessKey))
+      fail('credentials need accessKeyId and secretAccessKey (or pass a credential provider)');
+  }
+  const frame = options.maxFrameBytes;
+  if (frame !== undefined && !(Number.isInteger(frame) && frame >= 16))
+    fail(`maxFrameBytes must be an integer >= 16, got ${String(frame)}`);
+  validateSettings(settingsOf(options), 'options');
+}
+
+/** The adapter-level tuning defaults (request settings override them field by field). */
+export function settingsOf(options: BedrockOptions): ModelSettings {
+  const settings: ModelSettings = {};
+  if (options.maxTokens !== undefined) settings.maxTokens = options.maxTokens;
+  if (options.temperature !== undefined) settings.temperature = options.temperature;
+  if (options.topP !== undefined) settings.topP = options.topP;
+  if (options.stop !== undefined) settings.stop = [...options.stop];
+  if (options.thinking !== undefined) settings.thinking = { ...options.thinking };
+  return settings;
+}
+
+/** The configured frame cap. */
+export function maxFrameBytesOf(options: BedrockOptions): number {
+  return options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+}
+
+/**
+ * Uses the given client instance, or builds one from the client configuration plus the
+ * adapter's region, credentials and endpoint (`maxAttempts` 1 unless configured). Region,
+ * credentials or endpoint next to a client instance is a configuration conflict.
+ */
+export function resolveClient(options: BedrockOptions, sdk: BedrockSdk): ResolvedClient {
+  const given = options.client;
+  if (isClientInstance(given)) {
+    if (
+      options.region !== undefined ||
+      options.credentials !== undefined ||
+      options.endpoint !== undefined
+    )
+      throw new ModelConfigError(
+        PROVIDER,
+        'region, credentials and endpoint belong on the BedrockRuntimeClient you pass as `client`, not on the adapter',
+      );
+    return { client: given, owned: false, secrets: secretsOf(given.config.credentials) };
+  }
+  const config: BedrockRuntimeClientConfig = { maxAttempts: 1, ...given };
+  if (options.region !== undefined) config.region = options.region;
+  if (options.credentials !== undefined) config.credentials = options.credentials;
+  if (options.endpoint !== undefined) config.endpoint = options.endpoint;
+  return {
+    client: new sdk.BedrockRuntimeClient(config),
+    owned: true,
+    secrets: secretsOf(config.credentials),
+  };
+}
+
+function isClientInstance(client: BedrockOptions['client']): client is BedrockRuntimeClient {
+  return typeof (client as { send?: unknown } | undefined)?.send === 'function';
+}
+
+function secretsOf(credentials: unknown): string[] {
+  if (typeof credentials !== 'object' || credentials === null) return [];
+  const { secretAccessKey, sessionToken } = credentials as Record<string, unknown>;
+  return [secretAccessKey, sessionToken].filter(nonEmpty);
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+import type * as BedrockRuntime from '@aws-sdk/client-bedrock-runtime';
+import { ModelConfigError } from '../../model/provider-errors';
+
+/** The provider label used in errors and model names. */
+export const PROVIDER = 'bedrock';
+
+/** The npm package that provides the Bedrock client (an optional peer dependency of golem). */
+export const SDK_PACKAGE = '@aws-sdk/client-bedrock-runtime';
+
+/** The parts of `@aws-sdk/client-bedrock-runtime` the adapter uses. */
+export interface BedrockSdk {
+  BedrockRuntimeClient: typeof BedrockRuntime.BedrockRuntimeClient;
+  ConverseCommand: typeof BedrockRuntime.ConverseCommand;
+  ConverseStreamCommand: typeof BedrockRuntime.ConverseStreamCommand;
+}
+
+/** Loads the SDK module; inject one to bundle it differently or to test a missing install. */
+export type BedrockSdkLoader = () => BedrockSdk;
+
+/** The default loader: a lazy `require`, so golem loads without the optional peer installed. */
+export const requireBedrockSdk: BedrockSdkLoader = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a Bedrock model is built
+  require('@aws-sdk/client-bedrock-runtime') as BedrockSdk;
+
+/**
+ * Runs `loader` and returns the SDK. A missing module (`MODULE_NOT_FOUND`) becomes a
+ * `ModelConfigError` with install instructions; any other failure propagates unchanged.
+ */
+export function loadBedrockSdk(loader: BedrockSdkLoader = requireBedrockSdk): BedrockSdk {
+  try {
+    return loader();
+  } catch (error) {
+    if (isModuleNotFound(error)) {
+      throw new ModelConfigError(
+        PROVIDER,
+        `the AWS SDK package ${SDK_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SDK_PACKAGE}\``,
+      );
+    }
+    throw error;
+  }
+}
+
+function isModuleNotFound(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
+}
