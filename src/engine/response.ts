@@ -92,9 +92,11 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
     }
     return block;
   });
-  // A block with neither text nor redacted data carries nothing replayable; keeping it would make
-  // the evidence invalid as history.
-  return blocks.filter((b) => b.text !== undefined || b.redacted !== undefined);
+  // A block with no text, signature or redacted data carries nothing replayable; keeping it would
+  // make the evidence invalid as history.
+  return blocks.filter(
+    (b) => b.text !== undefined || b.redacted !== undefined || b.signature !== undefined,
+  );
 }
 
 function normaliseUsage(value: unknown): Usage {

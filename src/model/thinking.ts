@@ -23,12 +23,18 @@ export function redactedThinking(data: string): ThinkingBlock {
   return { redacted: data };
 }
 
-/** Returns why `block` is invalid, or `undefined` when it is valid. */
+/**
+ * Returns why `block` is invalid, or `undefined` when it is valid. A signature without text is
+ * valid: providers that omit the reasoning text (Anthropic's `display: omitted`) still need the
+ * signature replayed.
+ */
 export function thinkingProblem(block: ThinkingBlock): string | undefined {
   const hasText = block.text !== undefined && block.text !== '';
   const hasRedacted = block.redacted !== undefined && block.redacted !== '';
   const hasSignature = block.signature !== undefined && block.signature !== '';
-  if (!hasText && !hasRedacted) return 'thinking block has neither text nor redacted data';
+  if (!hasText && !hasRedacted && !hasSignature) {
+    return 'thinking block has neither text, a signature nor redacted data';
+  }
   if (hasText && hasRedacted)
     return 'thinking block has both text and redacted data; set exactly one';
   if (hasRedacted && hasSignature) return 'a redacted thinking block cannot carry a signature';

@@ -30,6 +30,25 @@ function expectedLines(file: string): string[] {
   return text.slice(0, -1).split('\n');
 }
 
+/**
+ * Provider credentials and endpoints are removed while examples run, so provider-backed examples
+ * take their documented "no key" path on every machine, whatever its environment holds.
+ */
+const PROVIDER_ENV =
+  /^(OPENAI|ANTHROPIC|GEMINI|GOOGLE|AZURE_OPENAI|AWS|GROQ|OPENROUTER|DEEPSEEK|MISTRAL|XAI|PERPLEXITY|CEREBRAS|FIREWORKS|TOGETHER|COHERE|GOLEM)_/;
+const saved = new Map<string, string>();
+beforeAll(() => {
+  for (const [key, value] of Object.entries(process.env)) {
+    if (PROVIDER_ENV.test(key) && value !== undefined) {
+      saved.set(key, value);
+      Reflect.deleteProperty(process.env, key);
+    }
+  }
+});
+afterAll(() => {
+  for (const [key, value] of saved) process.env[key] = value;
+});
+
 test('the examples folder holds runnable examples', () => {
   expect(folders.length).toBeGreaterThan(0);
 });

@@ -36,7 +36,8 @@ const DEFAULT_MAX_LINE = 8 * 1024 * 1024;
 /**
  * Reads a `text/event-stream` body and calls `onEvent` for every complete event, in order,
  * awaiting it before reading on. UTF-8 is decoded across chunk boundaries (one decoder, flushed
- * once at EOF); an event without its terminating blank line at EOF is not dispatched. A line over
+ * once at EOF); an event without its terminating blank line at EOF is not dispatched; a stream
+ * ending in a bare CR keeps its last event. The signal is checked before every event. A line over
  * the cap cancels the body and throws `SseLineTooLongError`; a read failure throws
  * `StreamInterruptedError`; an abort throws the signal's cancellation error.
  */
@@ -52,6 +53,13 @@ export async function readSse(
   const decoder = new TextDecoder('utf-8');
   const reader = body.getReader();
   let lineBytes = 0;
+  let lastByteWasCr = false;
+  const dispatch = async (): Promise<void> => {
+    while (queue.length > 0) {
+      if (options.signal?.aborted === true) throw cancellationError(options.signal);
+      await onEvent(queue.shift() as SseEvent);
+    }
+  };
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -66,15 +74,18 @@ export async function readSse(
         );
       }
       if (chunk.done) break;
+      if (chunk.value.length > 0) lastByteWasCr = chunk.value[chunk.value.length - 1] === 0x0d;
       for (const byte of chunk.value) {
         if (byte === 0x0a || byte === 0x0d) lineBytes = 0;
         else if (++lineBytes > limit) throw new SseLineTooLongError(options.provider, limit);
       }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      while (queue.length > 0) await onEvent(queue.shift() as SseEvent);
+      await dispatch();
     }
-    parser.feed(decoder.decode());
-    while (queue.length > 0) await onEvent(queue.shift() as SseEvent);
+    // A bare CR is a complete line ending, but the parser holds it back in case an LF follows;
+    // at EOF none will, so complete it (otherwise a CR-only stream loses its last event).
+    parser.feed(decoder.decode() + (lastByteWasCr ? '\n' : ''));
+    await dispatch();
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;

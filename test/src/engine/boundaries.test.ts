@@ -63,13 +63,13 @@ describe('boundary validation', () => {
     expect((error as Error).message).toContain('give me an even number');
   });
 
-  test('thinking blocks with neither text nor redacted data are dropped, so the evidence stays valid history', async () => {
+  test('empty thinking blocks are dropped and signature-only blocks kept, so the evidence stays valid history', async () => {
     const model = new ScriptedModel([
       {
         message: {
           role: 'assistant',
           content: 'hi',
-          thinking: [{ signature: 'sig-only' }, { text: 'kept', signature: 's' }],
+          thinking: [{}, { signature: 'sig-only' }, { text: 'kept', signature: 's' }],
         },
         usage: { inputTokens: 1, outputTokens: 1 },
       },
@@ -80,7 +80,7 @@ describe('boundary validation', () => {
     expect(first.messages[1]).toEqual({
       role: 'assistant',
       content: 'hi',
-      thinking: [{ text: 'kept', signature: 's' }],
+      thinking: [{ signature: 'sig-only' }, { text: 'kept', signature: 's' }],
     });
     const second = await agent.run('two', { history: first.messages });
     expect(second.output).toBe('again');

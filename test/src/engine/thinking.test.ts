@@ -52,11 +52,15 @@ describe('thinking blocks (spec §20.1)', () => {
       { redacted: 'opaque' },
     ]);
     expect(blocks.map(thinkingProblem)).toEqual([undefined, undefined, undefined]);
+    expect(thinkingProblem({ signature: 'sig' })).toBeUndefined();
   });
 
   test.each<[string, ThinkingBlock, string]>([
-    ['neither text nor redacted', {}, 'thinking block has neither text nor redacted data'],
-    ['signature alone', { signature: 'sig' }, 'thinking block has neither text nor redacted data'],
+    [
+      'neither text, signature nor redacted',
+      {},
+      'thinking block has neither text, a signature nor redacted data',
+    ],
     [
       'both text and redacted',
       { text: 'a', redacted: 'b' },

@@ -1,0 +1,165 @@
+import type { JsonObject } from '../../model/json';
+import type { Message, ToolCall } from '../../model/message';
+import { partProblem, type Part } from '../../model/part';
+import { ModelProtocolError } from '../../model/provider-errors';
+import { PROVIDER } from './options';
+import type {
+  WireAssistantBlock,
+  WireImage,
+  WireMessage,
+  WireText,
+  WireToolResult,
+  WireToolUse,
+} from './wire';
+
+/** The conversation in the API's shape: top-level `system` plus alternating turns. */
+export interface EncodedConversation {
+  system: string | undefined;
+  messages: WireMessage[];
+}
+
+/** A request that cannot be encoded faithfully (nothing was sent). */
+export function encodingError(message: string): ModelProtocolError {
+  return new ModelProtocolError(PROVIDER, `cannot encode the request: ${message}`);
+}
+
+type Turn =
+  | { role: 'user'; results: WireToolResult[]; blocks: (WireText | WireImage)[] }
+  | { role: 'assistant'; blocks: WireAssistantBlock[] };
+
+/**
+ * Translates neutral messages. System messages are joined with a blank line into `system`
+ * (wherever they appear); user messages and tool results form `user` turns, assistant messages
+ * `assistant` turns. Consecutive turns of the same side are merged because the API requires
+ * alternation; in a merged user turn the `tool_result` blocks come first, then text and images
+ * in order. A message that yields no block (empty text, nothing else) is skipped.
+ */
+export function encodeMessages(messages: readonly Message[]): EncodedConversation {
+  const system: string[] = [];
+  const turns: Turn[] = [];
+  messages.forEach((message, i) => {
+    switch (message.role) {
+      case 'system':
+        if (message.parts !== undefined && message.parts.length > 0)
+          throw encodingError(`message ${i}: parts are only supported on user messages`);
+        if (message.content !== undefined && message.content !== '') system.push(message.content);
+        return;
+      case 'user':
+        userTurn(turns).blocks.push(...userBlocks(message, i));
+        return;
+      case 'tool':
+        userTurn(turns).results.push(toolResult(message, i));
+        return;
+      case 'assistant': {
+        const blocks = assistantBlocks(message, i);
+        if (blocks.length === 0) return;
+        const last = turns.at(-1);
+        if (last?.role === 'assistant') last.blocks.push(...blocks);
+        else turns.push({ role: 'assistant', blocks });
+        return;
+      }
+      default:
+        throw encodingError(`message ${i} has unknown role ${JSON.stringify(message.role)}`);
+    }
+  });
+  const wire: WireMessage[] = [];
+  for (const turn of turns) {
+    if (turn.role === 'assistant') wire.push({ role: 'assistant', content: turn.blocks });
+    else if (turn.results.length + turn.blocks.length > 0)
+      wire.push({ role: 'user', content: [...turn.results, ...turn.blocks] });
+  }
+  return { system: system.length === 0 ? undefined : system.join('\n\n'), messages: wire };
+}
+
+function userTurn(turns: Turn[]): Extract<Turn, { role: 'user' }> {
+  const last = turns.at(-1);
+  if (last?.role === 'user') return last;
+  const turn: Turn = { role: 'user', results: [], blocks: [] };
+  turns.push(turn);
+  return turn;
+}
+
+function userBlocks(message: Message, i: number): (WireText | WireImage)[] {
+  const blocks: (WireText | WireImage)[] = [];
+  if (message.content !== undefined && message.content !== '')
+    blocks.push({ type: 'text', text: message.content });
+  (message.parts ?? []).forEach((part, j) => blocks.push(imageBlock(part, i, j)));
+  return blocks;
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+function imageBlock(part: Part, i: number, j: number): WireImage {
+  const problem = partProblem(part);
+  if (problem !== undefined) throw encodingError(`message ${i} part ${j}: ${problem}`);
+  if (part.data !== undefined && part.data.length > 0)
+    return {
+      type: 'image',
+      source: {
+        type: 'base64',
+        media_type: part.mediaType ?? '',
+        data: Buffer.from(part.data).toString('base64'),
+      },
+    };
+  const url = part.url ?? '';
+  const inline = DATA_URL.exec(url);
+  if (inline !== null)
+    return {
+      type: 'image',
+      source: { type: 'base64', media_type: inline[1] ?? '', data: inline[2] ?? '' },
+    };
+  return { type: 'image', source: { type: 'url', url } };
+}
+
+function toolResult(message: Message, i: number): WireToolResult {
+  if (message.toolCallId === undefined || message.toolCallId === '')
+    throw encodingError(`message ${i} is a tool result without a toolCallId`);
+  if (message.parts !== undefined && message.parts.length > 0)
+    throw encodingError(`message ${i}: parts are only supported on user messages`);
+  const block: WireToolResult = { type: 'tool_result', tool_use_id: message.toolCallId };
+  if (message.content !== undefined && message.content !== '') block.content = message.content;
+  return block;
+}
+
+/**
+ * Assistant blocks in the order the API requires: stored thinking first (signed blocks as
+ * `thinking`, redacted ones as `redacted_thinking`; unsigned text cannot be verified by the API
+ * and is not replayed), then the text, then the tool calls.
+ */
+function assistantBlocks(message: Message, i: number): WireAssistantBlock[] {
+  if (message.parts !== undefined && message.parts.length > 0)
+    throw encodingError(`message ${i}: parts are only supported on user messages`);
+  const blocks: WireAssistantBlock[] = [];
+  for (const block of message.thinking ?? []) {
+    if (block.redacted !== undefined && block.redacted !== '')
+      blocks.push({ type: 'redacted_thinking', data: block.redacted });
+    else if (block.signature !== undefined && block.signature !== '')
+      blocks.push({ type: 'thinking', thinking: block.text ?? '', signature: block.signature });
+  }
+  if (message.content !== undefined && message.content !== '')
+    blocks.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls ?? []) blocks.push(toolUse(call, i));
+  return blocks;
+}
+
+function toolUse(call: ToolCall, i: number): WireToolUse {
+  return { type: 'tool_use', id: call.id, name: call.name, input: toolInput(call) };
+}
+
+/**
+ * The `input` object of a stored call. Empty args are `{}`. Args that are not a JSON object (a
+ * call cut off by `max_tokens`, say) cannot be replayed as they are; the API only accepts an
+ * object, so they are sent as `{}` — the engine has already answered such a call with a
+ * rejection naming the problem, and the evidence keeps the raw text.
+ */
+function toolInput(call: ToolCall): JsonObject {
+  if (call.args.trim() === '') return {};
+  let input: unknown;
+  try {
+    input = JSON.parse(call.args);
+  } catch {
+    input = undefined;
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return {};
+  return input as JsonObject;
+}

@@ -1,0 +1,88 @@
+import { isRecord } from '../../model/guards';
+import type { Message, ToolCall } from '../../model/message';
+import type { ModelResponse } from '../../model/response';
+import type { ThinkingBlock } from '../../model/thinking';
+import type { Usage } from '../../model/usage';
+
+/** `stop_reason` → normalised finish reason; unknown values pass through lower-cased. */
+const FINISH: Readonly<Record<string, string>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+
+/** The normalised finish reason of a `stop_reason`. */
+export function finishReasonOf(stopReason: unknown): string | undefined {
+  if (typeof stopReason !== 'string' || stopReason === '') return undefined;
+  return FINISH[stopReason] ?? stopReason.toLowerCase();
+}
+
+/** Token counts as reported; a later report (the stream's `message_delta`) overrides per field. */
+export interface WireUsage {
+  input?: number;
+  cacheCreation?: number;
+  cacheRead?: number;
+  output?: number;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+    ? Math.floor(value)
+    : undefined;
+}
+
+/** Reads a wire `usage` object over `previous` (fields absent from it keep their old value). */
+export function readUsage(value: unknown, previous: WireUsage = {}): WireUsage {
+  if (!isRecord(value)) return previous;
+  return {
+    input: count(value.input_tokens) ?? previous.input,
+    cacheCreation: count(value.cache_creation_input_tokens) ?? previous.cacheCreation,
+    cacheRead: count(value.cache_read_input_tokens) ?? previous.cacheRead,
+    output: count(value.output_tokens) ?? previous.output,
+  };
+}
+
+/**
+ * Neutral usage: input counts every prompt token the request processed — `input_tokens` plus
+ * cache writes and cache reads (the API reports them apart); output is `output_tokens`.
+ */
+export function toUsage(usage: WireUsage): Usage {
+  return {
+    inputTokens: (usage.input ?? 0) + (usage.cacheCreation ?? 0) + (usage.cacheRead ?? 0),
+    outputTokens: usage.output ?? 0,
+  };
+}
+
+/** The parts of an assistant turn, in provider order. */
+export interface AssembledTurn {
+  text: string;
+  toolCalls: ToolCall[];
+  thinking: ThinkingBlock[];
+  usage: WireUsage;
+  stopReason: unknown;
+  model: unknown;
+}
+
+/** A thinking block from wire fields; empty strings are left out. */
+export function thinkingBlock(text: string, signature: string): ThinkingBlock | undefined {
+  const block: ThinkingBlock = {};
+  if (text !== '') block.text = text;
+  if (signature !== '') block.signature = signature;
+  return block.text === undefined && block.signature === undefined ? undefined : block;
+}
+
+/** The normalised response of an assembled turn (the same for `generate` and `stream`). */
+export function toResponse(turn: AssembledTurn): ModelResponse {
+  const message: Message = { role: 'assistant' };
+  if (turn.text !== '') message.content = turn.text;
+  if (turn.toolCalls.length > 0) message.toolCalls = turn.toolCalls;
+  if (turn.thinking.length > 0) message.thinking = turn.thinking;
+  const response: ModelResponse = { message, usage: toUsage(turn.usage) };
+  const finishReason = finishReasonOf(turn.stopReason);
+  if (finishReason !== undefined) response.finishReason = finishReason;
+  if (typeof turn.model === 'string' && turn.model !== '') response.modelName = turn.model;
+  return response;
+}

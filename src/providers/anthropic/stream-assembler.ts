@@ -1,0 +1,289 @@
+import { isRecord } from '../../model/guards';
+import type { Delta } from '../../model/delta';
+import type { DeltaHandler } from '../../model/model';
+import { ModelProtocolError } from '../../model/provider-errors';
+import type { ModelResponse } from '../../model/response';
+import type { SseEvent } from '../shared/sse';
+import { streamErrorEvent } from './errors';
+import { readUsage, thinkingBlock, toResponse, type WireUsage } from './normalise';
+import { PROVIDER } from './options';
+
+type Block =
+  | { kind: 'text'; text: string }
+  | {
+      kind: 'tool';
+      ordinal: number;
+      id: string;
+      name: string;
+      args: string;
+      startInput: string;
+      stopped: boolean;
+    }
+  | { kind: 'thinking'; ordinal: number; text: string; signature: string }
+  | { kind: 'redacted'; ordinal: number; data: string }
+  | { kind: 'other' };
+
+function protocolError(message: string, cause?: unknown): ModelProtocolError {
+  return new ModelProtocolError(PROVIDER, `stream: ${message}`, { cause });
+}
+
+function str(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw protocolError(`${what} is not a string`);
+  return value;
+}
+
+/** Thrown after `message_stop` so the reader stops; the adapter catches it. Internal. */
+export class StopReading extends Error {
+  constructor() {
+    super('message_stop received');
+  }
+
+  /** Whether `value` is the sentinel. */
+  static is(value: unknown): value is StopReading {
+    return value instanceof StopReading;
+  }
+}
+
+/**
+ * Folds the Messages API's stream events into deltas and the final response. The event type is
+ * read from the payload's `type` (so streams without `event:` lines work), falling back to the
+ * SSE event name. `ping` and unknown events are ignored; an `error` event throws a
+ * `StreamInterruptedError`; malformed frames throw `ModelProtocolError`. Delta indexes are
+ * positions among the response's tool calls / thinking blocks, not the wire block index.
+ */
+export class StreamAssembler {
+  private readonly blocks = new Map<number, Block>();
+  private readonly order: Block[] = [];
+  private tools = 0;
+  private thoughts = 0;
+  private usage: WireUsage = {};
+  private stopReason: unknown;
+  private model: unknown;
+  private done = false;
+
+  constructor(
+    private readonly onDelta: DeltaHandler,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  /** Whether `message_stop` arrived (the terminal event; {@link StopReading} is thrown then). */
+  get stopped(): boolean {
+    return this.done;
+  }
+
+  /** Handles one SSE event, awaiting the delta handler before returning. */
+  async onEvent(event: SseEvent): Promise<void> {
+    if (this.done) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(event.data);
+    } catch (cause) {
+      throw protocolError(`a data frame is not valid JSON: ${preview(event.data)}`, cause);
+    }
+    if (!isRecord(payload))
+      throw protocolError(`a data frame is not an object: ${preview(event.data)}`);
+    const type = typeof payload.type === 'string' ? payload.type : event.event;
+    switch (type) {
+      case 'message_start': {
+        const message = isRecord(payload.message) ? payload.message : {};
+        this.model = message.model;
+        this.usage = readUsage(message.usage, this.usage);
+        return;
+      }
+      case 'content_block_start':
+        return this.start(payload);
+      case 'content_block_delta':
+        return this.delta(payload);
+      case 'content_block_stop':
+        this.stop(payload);
+        return;
+      case 'message_delta':
+        if (isRecord(payload.delta) && payload.delta.stop_reason !== undefined)
+          this.stopReason = payload.delta.stop_reason;
+        this.usage = readUsage(payload.usage, this.usage);
+        return;
+      case 'message_stop':
+        this.done = true;
+        throw new StopReading();
+      case 'error':
+        throw streamErrorEvent(payload, this.secrets);
+      default:
+        return; // ping and event types added after this adapter was written
+    }
+  }
+
+  /** The assembled response; the same `generate` returns for the same content. */
+  response(): ModelResponse {
+    let text = '';
+    const toolCalls = [];
+    const thinking = [];
+    for (const block of this.order) {
+      if (block.kind === 'text') text += block.text;
+      else if (block.kind === 'tool')
+        toolCalls.push({ id: block.id, name: block.name, args: toolArgs(block) });
+      else if (block.kind === 'redacted') {
+        if (block.data !== '') thinking.push({ redacted: block.data });
+      } else if (block.kind === 'thinking') {
+        const assembled = thinkingBlock(block.text, block.signature);
+        if (assembled !== undefined) thinking.push(assembled);
+      }
+    }
+    return toResponse({
+      text,
+      toolCalls,
+      thinking,
+      usage: this.usage,
+      stopReason: this.stopReason,
+      model: this.model,
+    });
+  }
+
+  private async emit(delta: Delta): Promise<void> {
+    await this.onDelta(delta);
+  }
+
+  private index(payload: Record<string, unknown>): number {
+    const index = payload.index;
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0)
+      throw protocolError(`${String(payload.type)} has no valid block index`);
+    return index;
+  }
+
+  private block(payload: Record<string, unknown>): Block {
+    const index = this.index(payload);
+    const block = this.blocks.get(index);
+    if (block === undefined)
+      throw protocolError(`${String(payload.type)} for block ${index}, which never started`);
+    return block;
+  }
+
+  private async start(payload: Record<string, unknown>): Promise<void> {
+    const index = this.index(payload);
+    if (this.blocks.has(index)) throw protocolError(`block ${index} started twice`);
+    const cb = payload.content_block;
+    if (!isRecord(cb)) throw protocolError(`content_block_start ${index} has no content_block`);
+    const block = this.create(cb, index);
+    this.blocks.set(index, block);
+    this.order.push(block);
+    if (block.kind === 'text' && block.text !== '') await this.emit({ content: block.text });
+    if (block.kind === 'tool')
+      await this.emit({ toolCalls: [{ index: block.ordinal, id: block.id, name: block.name }] });
+    if (block.kind === 'thinking' && (block.text !== '' || block.signature !== '')) {
+      const fragment: { index: number; text?: string; signature?: string } = {
+        index: block.ordinal,
+      };
+      if (block.text !== '') fragment.text = block.text;
+      if (block.signature !== '') fragment.signature = block.signature;
+      await this.emit({ thinking: [fragment] });
+    }
+  }
+
+  private create(cb: Record<string, unknown>, index: number): Block {
+    const where = `content_block_start ${index}`;
+    switch (cb.type) {
+      case 'text':
+        return { kind: 'text', text: str(cb.text ?? '', `${where} text`) };
+      case 'tool_use': {
+        const input = cb.input;
+        if (input !== undefined && input !== null && !isRecord(input))
+          throw protocolError(`${where} input is not an object`);
+        return {
+          kind: 'tool',
+          ordinal: this.tools++,
+          id: str(cb.id, `${where} id`),
+          name: str(cb.name, `${where} name`),
+          args: '',
+          startInput: isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : '',
+          stopped: false,
+        };
+      }
+      case 'thinking':
+        return {
+          kind: 'thinking',
+          ordinal: this.thoughts++,
+          text: str(cb.thinking ?? '', `${where} thinking`),
+          signature: str(cb.signature ?? '', `${where} signature`),
+        };
+      case 'redacted_thinking':
+        return { kind: 'redacted', ordinal: this.thoughts++, data: str(cb.data, `${where} data`) };
+      default:
+        return { kind: 'other' };
+    }
+  }
+
+  private async delta(payload: Record<string, unknown>): Promise<void> {
+    const block = this.block(payload);
+    const delta = payload.delta;
+    if (!isRecord(delta)) throw protocolError('content_block_delta has no delta object');
+    if (block.kind === 'other') return;
+    const mismatch = (): ModelProtocolError =>
+      protocolError(`a ${String(delta.type)} arrived for a ${block.kind} block`);
+    switch (delta.type) {
+      case 'text_delta': {
+        if (block.kind !== 'text') throw mismatch();
+        const text = str(delta.text, 'text_delta.text');
+        block.text += text;
+        if (text !== '') await this.emit({ content: text });
+        return;
+      }
+      case 'input_json_delta': {
+        if (block.kind !== 'tool') throw mismatch();
+        const fragment = str(delta.partial_json, 'input_json_delta.partial_json');
+        block.args += fragment;
+        if (fragment !== '')
+          await this.emit({ toolCalls: [{ index: block.ordinal, argsFragment: fragment }] });
+        return;
+      }
+      case 'thinking_delta': {
+        if (block.kind !== 'thinking') throw mismatch();
+        const text = str(delta.thinking, 'thinking_delta.thinking');
+        block.text += text;
+        if (text !== '') await this.emit({ thinking: [{ index: block.ordinal, text }] });
+        return;
+      }
+      case 'signature_delta': {
+        if (block.kind !== 'thinking') throw mismatch();
+        const signature = str(delta.signature, 'signature_delta.signature');
+        block.signature += signature;
+        if (signature !== '') await this.emit({ thinking: [{ index: block.ordinal, signature }] });
+        return;
+      }
+      default:
+        return; // citations and delta types added later carry nothing this adapter keeps
+    }
+  }
+
+  private stop(payload: Record<string, unknown>): void {
+    const block = this.block(payload);
+    if (block.kind !== 'tool') return;
+    block.stopped = true;
+    toolArgs(block); // a finished call's input must be valid JSON: fail now, not later
+  }
+}
+
+/**
+ * The args of a streamed call, normalised as `generate` would: `{}` when nothing arrived, else
+ * the input re-serialised. A finished block whose input is not a JSON object is a protocol error;
+ * a block cut off before its stop (`max_tokens`) keeps its raw, partial text.
+ */
+function toolArgs(block: Extract<Block, { kind: 'tool' }>): string {
+  const raw = block.args !== '' ? block.args : block.startInput;
+  if (raw.trim() === '') return '{}';
+  let input: unknown;
+  try {
+    input = JSON.parse(raw);
+  } catch (cause) {
+    if (!block.stopped) return raw;
+    throw protocolError(
+      `the input of tool call ${JSON.stringify(block.id)} (${block.name}) is not valid JSON`,
+      cause,
+    );
+  }
+  if (isRecord(input)) return JSON.stringify(input);
+  if (!block.stopped) return raw;
+  throw protocolError(`the input of tool call ${JSON.stringify(block.id)} is not a JSON object`);
+}
+
+function preview(data: string): string {
+  return JSON.stringify(data.length > 120 ? `${data.slice(0, 120)}…` : data);
+}

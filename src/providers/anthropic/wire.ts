@@ -1,0 +1,99 @@
+/**
+ * Wire types of the Anthropic Messages API (`POST /v1/messages`), limited to what the adapter
+ * sends and reads. Incoming shapes are untrusted: the decoders check every field they use.
+ */
+import type { JsonObject, JsonSchema } from '../../model/json';
+
+/** A text block. */
+export interface WireText {
+  type: 'text';
+  text: string;
+}
+
+/** An image block: a URL or inline base64 bytes. */
+export interface WireImage {
+  type: 'image';
+  source: { type: 'url'; url: string } | { type: 'base64'; media_type: string; data: string };
+}
+
+/** A tool result answering a `tool_use` block by id. */
+export interface WireToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string;
+}
+
+/** A tool call of the assistant. */
+export interface WireToolUse {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: JsonObject;
+}
+
+/** Readable reasoning with its signature. */
+export interface WireThinking {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+/** Reasoning the provider encrypted. */
+export interface WireRedactedThinking {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+/** Blocks of a `user` turn. */
+export type WireUserBlock = WireToolResult | WireText | WireImage;
+
+/** Blocks of an `assistant` turn. */
+export type WireAssistantBlock = WireThinking | WireRedactedThinking | WireText | WireToolUse;
+
+/** One turn of the conversation; the API requires user and assistant turns to alternate. */
+export type WireMessage =
+  { role: 'user'; content: WireUserBlock[] } | { role: 'assistant'; content: WireAssistantBlock[] };
+
+/** A tool as advertised. */
+export interface WireTool {
+  name: string;
+  description?: string;
+  input_schema: JsonSchema;
+}
+
+/** The `thinking` request field. */
+export type WireThinkingConfig =
+  | { type: 'enabled'; budget_tokens: number; display?: WireThinkingDisplay }
+  | { type: 'adaptive'; display?: WireThinkingDisplay }
+  | { type: 'disabled' };
+
+/** How thinking text is returned. */
+export type WireThinkingDisplay = 'summarized' | 'omitted';
+
+/** The `output_config` request field. */
+export interface WireOutputConfig {
+  effort?: string;
+  format?: { type: 'json_schema'; schema: JsonSchema };
+}
+
+/** The request body. */
+export interface WireRequest {
+  model: string;
+  max_tokens: number;
+  messages: WireMessage[];
+  system?: string;
+  tools?: WireTool[];
+  temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  thinking?: WireThinkingConfig;
+  output_config?: WireOutputConfig;
+  stream: boolean;
+  [extra: string]: unknown;
+}
+
+/** The API's error envelope: `{type: 'error', error: {type, message}}`. */
+export interface WireErrorBody {
+  type?: unknown;
+  error?: { type?: unknown; message?: unknown };
+}

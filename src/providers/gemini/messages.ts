@@ -1,0 +1,147 @@
+import { Buffer } from 'node:buffer';
+import { isRecord } from '../../model/guards';
+import { HistoryFormatError } from '../../model/history-error';
+import type { Message } from '../../model/message';
+import type { Part } from '../../model/part';
+import type { GeminiContent, GeminiPart } from './wire';
+
+/** The conversation in Gemini's shape. */
+export interface GeminiConversation {
+  systemInstruction?: { parts: { text: string }[] };
+  contents: GeminiContent[];
+}
+
+/**
+ * Translates messages: system messages (wherever they are) become `systemInstruction` parts;
+ * user messages become `user` contents (text first, then images: `fileData` for URLs,
+ * `inlineData` for bytes); assistant messages become `model` contents (see
+ * {@link assistantParts}); tool results become `functionResponse` parts of a `user` content,
+ * `{name, id, response: {result: <text>}}`. Consecutive contents of the same role are merged.
+ */
+export function toGeminiConversation(messages: readonly Message[]): GeminiConversation {
+  const system: { text: string }[] = [];
+  const contents: GeminiContent[] = [];
+  const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
+    if (parts.length === 0) return;
+    const last = contents.at(-1);
+    if (last?.role === role) last.parts.push(...parts);
+    else contents.push({ role, parts });
+  };
+  for (const [index, message] of messages.entries()) {
+    switch (message.role) {
+      case 'system':
+        if (message.content !== undefined && message.content !== '')
+          system.push({ text: message.content });
+        break;
+      case 'user':
+        push('user', userParts(message));
+        break;
+      case 'assistant':
+        push('model', assistantParts(message, index));
+        break;
+      case 'tool':
+        push('user', [toolResultPart(message, index, messages)]);
+        break;
+      default:
+        throw new HistoryFormatError(index, 'role', `"${String(message.role)}" is unknown`);
+    }
+  }
+  const conversation: GeminiConversation = { contents };
+  if (system.length > 0) conversation.systemInstruction = { parts: system };
+  return conversation;
+}
+
+function userParts(message: Message): GeminiPart[] {
+  const images = message.parts ?? [];
+  const parts: GeminiPart[] = [];
+  const text = message.content ?? '';
+  if (text !== '' || images.length === 0) parts.push({ text });
+  for (const part of images) parts.push(imagePart(part));
+  return parts;
+}
+
+function imagePart(part: Part): GeminiPart {
+  if (part.data !== undefined && part.data.length > 0)
+    return {
+      inlineData: {
+        mimeType: part.mediaType ?? '',
+        data: Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength).toString(
+          'base64',
+        ),
+      },
+    };
+  const fileUri = part.url ?? '';
+  return part.mediaType !== undefined && part.mediaType !== ''
+    ? { fileData: { mimeType: part.mediaType, fileUri } }
+    : { fileData: { fileUri } };
+}
+
+/**
+ * A `model` content's parts, in this order: thinking blocks with text as thought parts
+ * (`{text, thought: true, thoughtSignature?}`); the text; signature-only blocks as
+ * `{text: '', thoughtSignature}` (Gemini sends such a part after the text, see the adapter
+ * guide); the tool calls as `{functionCall: {name, args, id}, thoughtSignature?}` with
+ * `ToolCall.signature` replayed. Redacted blocks cannot be replayed to Gemini: they are skipped
+ * here and stay in the evidence (spec §20.1).
+ */
+export function assistantParts(message: Message, index: number): GeminiPart[] {
+  const parts: GeminiPart[] = [];
+  const trailing: GeminiPart[] = [];
+  for (const block of message.thinking ?? []) {
+    if (block.redacted !== undefined && block.redacted !== '') continue;
+    const signature =
+      block.signature !== undefined && block.signature !== '' ? block.signature : '';
+    if (block.text !== undefined && block.text !== '') {
+      const part: GeminiPart = { text: block.text, thought: true };
+      if (signature !== '') part.thoughtSignature = signature;
+      parts.push(part);
+    } else if (signature !== '') trailing.push({ text: '', thoughtSignature: signature });
+  }
+  if (message.content !== undefined && message.content !== '')
+    parts.push({ text: message.content });
+  parts.push(...trailing);
+  for (const [j, call] of (message.toolCalls ?? []).entries()) {
+    const part: GeminiPart = {
+      functionCall: { name: call.name, args: parseArgs(call.args, index, j), id: call.id },
+    };
+    if (call.signature !== undefined && call.signature !== '')
+      part.thoughtSignature = call.signature;
+    parts.push(part);
+  }
+  return parts;
+}
+
+function parseArgs(args: string, index: number, j: number): Record<string, unknown> {
+  if (args.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch (cause) {
+    throw new HistoryFormatError(index, `toolCalls[${j}].args`, 'is not valid JSON', { cause });
+  }
+  if (!isRecord(parsed))
+    throw new HistoryFormatError(
+      index,
+      `toolCalls[${j}].args`,
+      'must be a JSON object: Gemini function calls take an object',
+    );
+  return parsed;
+}
+
+function toolResultPart(message: Message, index: number, messages: readonly Message[]): GeminiPart {
+  const id =
+    message.toolCallId !== undefined && message.toolCallId !== '' ? message.toolCallId : '';
+  let name = message.toolName ?? '';
+  if (name === '' && id !== '') {
+    for (const earlier of messages.slice(0, index))
+      for (const call of earlier.toolCalls ?? []) if (call.id === id) name = call.name;
+  }
+  if (name === '')
+    throw new HistoryFormatError(
+      index,
+      'toolName',
+      'is required: Gemini correlates function responses by tool name',
+    );
+  const response = { result: message.content ?? '' };
+  return { functionResponse: id === '' ? { name, response } : { name, id, response } };
+}

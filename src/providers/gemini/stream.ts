@@ -1,0 +1,55 @@
+import type { DeltaHandler } from '../../model/model';
+import { isRecord } from '../../model/guards';
+import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
+import { readSse } from '../shared/sse';
+import type { ResponseAssembler } from './assembler';
+import { streamErrorFrame } from './errors';
+
+/** Options of {@link readGeminiStream}. */
+export interface GeminiStreamOptions {
+  provider: string;
+  signal?: AbortSignal;
+  maxLineBytes?: number;
+  secrets: readonly string[];
+}
+
+/**
+ * Reads a `streamGenerateContent?alt=sse` body: every `data:` frame is one
+ * `GenerateContentResponse` pushed into `assembler`, and its deltas go to `onDelta` (awaited, in
+ * order; an `onDelta` error propagates as-is). Gemini has no end-of-stream event: the response
+ * is complete once a chunk carried a `finishReason`, so EOF before that is a
+ * `StreamInterruptedError` (retryable). A frame that is not JSON is a `ModelProtocolError`; an
+ * `{error: …}` frame is a `ModelHTTPError` with its code (or a `StreamInterruptedError`); frames
+ * with an `event:` name other than `message` are ignored.
+ */
+export async function readGeminiStream(
+  body: ReadableStream<Uint8Array> | null,
+  assembler: ResponseAssembler,
+  onDelta: DeltaHandler,
+  options: GeminiStreamOptions,
+): Promise<void> {
+  await readSse(
+    body,
+    async (event) => {
+      if (event.event !== undefined && event.event !== 'message') return;
+      if (event.data.trim() === '') return;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(event.data);
+      } catch (cause) {
+        throw new ModelProtocolError(options.provider, 'a stream frame is not valid JSON', {
+          cause,
+        });
+      }
+      if (isRecord(payload) && payload.error !== undefined)
+        throw streamErrorFrame(options.provider, payload, event.data, options.secrets);
+      for (const delta of assembler.push(payload)) await onDelta(delta);
+    },
+    { provider: options.provider, signal: options.signal, maxLineBytes: options.maxLineBytes },
+  );
+  if (!assembler.finished)
+    throw new StreamInterruptedError(
+      options.provider,
+      'the stream ended before a chunk carried a finishReason (Gemini has no end-of-stream event)',
+    );
+}
