@@ -138,11 +138,11 @@ function assistantBlocks(message: Message, i: number): WireAssistantBlock[] {
   }
   if (message.content !== undefined && message.content !== '')
     blocks.push({ type: 'text', text: message.content });
-  for (const call of message.toolCalls ?? []) blocks.push(toolUse(call, i));
+  for (const call of message.toolCalls ?? []) blocks.push(toolUse(call));
   return blocks;
 }
 
-function toolUse(call: ToolCall, i: number): WireToolUse {
+function toolUse(call: ToolCall): WireToolUse {
   return { type: 'tool_use', id: call.id, name: call.name, input: toolInput(call) };
 }
 

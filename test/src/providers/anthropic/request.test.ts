@@ -3,7 +3,7 @@
  * assistant block order with thinking replay, images, tools, and histories that cannot be
  * encoded faithfully (rejected before anything is sent).
  */
-import { ModelProtocolError, type Message, type ModelRequest } from 'golem';
+import { type Message, type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { fixtureText, jsonReply, modelFor } from './support';
 

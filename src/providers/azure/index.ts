@@ -1,0 +1,9 @@
+/**
+ * Azure OpenAI chat completions (`golem/providers/azure`): deployment URLs with an explicit
+ * api-version, or the v1 API; `api-key` or Microsoft Entra ID bearer tokens.
+ * @packageDocumentation
+ */
+export type { AzureOptions } from './model';
+export { AzureChatModel, azure } from './model';
+export { AZURE_CAPABILITIES, azureURL } from './addressing';
+export { SseLineTooLongError } from '../shared/sse';

@@ -1,0 +1,156 @@
+import type { Delta, ToolCallDelta } from '../../model/delta';
+import { isRecord } from '../../model/guards';
+import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
+import type { ModelResponse } from '../../model/response';
+import type { Usage } from '../../model/usage';
+import { redact } from '../shared/http';
+import type { SseEvent } from '../shared/sse';
+import { embeddedError } from './errors';
+import {
+  argsText,
+  assembleCall,
+  assembleResponse,
+  firstChoice,
+  generatedCallId,
+  parseUsage,
+} from './response';
+
+interface CallState {
+  position: number;
+  id: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Assembles a streamed chat completion (`chat.completion.chunk` frames, then `data: [DONE]`).
+ * `push` turns one server-sent event into the delta it carries (or `undefined`): reasoning
+ * (`reasoning_content`), text, and tool-call fragments keyed by their `index` (by `id` when a
+ * server omits the index). A call's `id` and `name` are announced with its first fragment; its
+ * arguments are complete only at the end of the stream. Usage and the model name are taken from
+ * whichever chunk carries them (the final usage-only chunk has `choices: []`). `finish` returns
+ * the canonical response, the same as `generate` would for the same content.
+ */
+export class ChatStreamAssembler {
+  private content = '';
+  private refusal = '';
+  private reasoning = '';
+  private readonly calls: CallState[] = [];
+  private readonly keys = new Map<string, CallState>();
+  private finishReason: unknown;
+  private usage: Usage | undefined;
+  private model: unknown;
+  private sawChoice = false;
+  private done = false;
+
+  constructor(
+    private readonly provider: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  /** The delta carried by `event`; throws on error frames and malformed JSON. */
+  push(event: SseEvent): Delta | undefined {
+    if (this.done) return undefined;
+    const data = event.data.trim();
+    if (data === '') return undefined;
+    if (data === '[DONE]') {
+      this.done = true;
+      return undefined;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch (cause) {
+      if (event.event === 'error')
+        throw embeddedError(this.provider, { error: { message: data } }, 'stream', this.secrets);
+      throw new ModelProtocolError(
+        this.provider,
+        `a stream frame is not valid JSON: ${redact(data.length > 120 ? `${data.slice(0, 120)}…` : data, this.secrets)}`,
+        { cause },
+      );
+    }
+    if (event.event === 'error' || (isRecord(chunk) && isRecord(chunk.error)))
+      throw embeddedError(this.provider, chunk, 'stream', this.secrets);
+    if (!isRecord(chunk))
+      throw new ModelProtocolError(this.provider, 'a stream frame is not a JSON object');
+    if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
+    if (isRecord(chunk.usage)) this.usage = parseUsage(chunk.usage);
+    const choice = firstChoice(chunk.choices);
+    if (choice === undefined) return undefined;
+    this.sawChoice = true;
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    return isRecord(choice.delta) ? this.absorb(choice.delta) : undefined;
+  }
+
+  private absorb(wire: Record<string, unknown>): Delta | undefined {
+    const delta: Delta = {};
+    const { reasoning_content: reasoning, content, refusal } = wire;
+    if (typeof reasoning === 'string' && reasoning !== '') {
+      this.reasoning += reasoning;
+      delta.thinking = [{ index: 0, text: reasoning }];
+    }
+    if (typeof content === 'string' && content !== '') {
+      this.content += content;
+      delta.content = content;
+    }
+    if (typeof refusal === 'string') this.refusal += refusal;
+    if (Array.isArray(wire.tool_calls)) {
+      const calls = wire.tool_calls.filter(isRecord).map((call) => this.absorbCall(call));
+      if (calls.length > 0) delta.toolCalls = calls;
+    }
+    return Object.keys(delta).length > 0 ? delta : undefined;
+  }
+
+  private absorbCall(wire: Record<string, unknown>): ToolCallDelta {
+    const id = typeof wire.id === 'string' ? wire.id : '';
+    const key =
+      typeof wire.index === 'number'
+        ? `index:${wire.index}`
+        : id !== ''
+          ? `id:${id}`
+          : `position:${Math.max(0, this.calls.length - 1)}`;
+    const fn = isRecord(wire.function) ? wire.function : {};
+    const fragment = argsText(fn.arguments);
+    let state = this.keys.get(key);
+    const first = state === undefined;
+    if (state === undefined) {
+      state = { position: this.calls.length, id: '', name: '', args: '' };
+      this.calls.push(state);
+      this.keys.set(key, state);
+      this.keys.set(`position:${state.position}`, state);
+    }
+    if (state.id === '' && id !== '') state.id = id;
+    if (state.name === '' && typeof fn.name === 'string') state.name = fn.name;
+    state.args += fragment;
+    const delta: ToolCallDelta = { index: state.position };
+    if (first) {
+      delta.id = state.id === '' ? generatedCallId(state.position) : state.id;
+      delta.name = state.name;
+    }
+    if (fragment !== '') delta.argsFragment = fragment;
+    return delta;
+  }
+
+  /**
+   * The assembled response. Throws `StreamInterruptedError` when `data: [DONE]` never came (the
+   * stream was cut short: nothing is executed from partial arguments) and `ModelProtocolError`
+   * when no chunk carried a choice.
+   */
+  finish(): ModelResponse {
+    if (!this.done)
+      throw new StreamInterruptedError(this.provider, 'the stream ended before "data: [DONE]"');
+    if (!this.sawChoice)
+      throw new ModelProtocolError(this.provider, 'the stream carried no choices');
+    return assembleResponse({
+      content: this.content,
+      refusal: this.refusal,
+      reasoning: this.reasoning,
+      toolCalls: this.calls.map((c) =>
+        assembleCall(this.provider, c.position, c.id, c.name, c.args),
+      ),
+      usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
+      finishReason: this.finishReason,
+      model: this.model,
+    });
+  }
+}
