@@ -1,0 +1,158 @@
+import { Agent as EngineAgent, ConfigError, decodeJSON, defineTool } from '../src/index';
+import type {
+  AgentConfig,
+  ApprovalPolicy,
+  Backoff,
+  InstructionsFunction,
+  Model,
+  RunContext,
+  RunObserver,
+  Sleep,
+  Tool,
+  ToolContext,
+} from '../src/index';
+import type { AgentDefinition, ToolDefinitionInfo } from './compile/definition';
+import { compileAgentClass } from './compile/compile-agent';
+import { instructionsText } from './compile/compile-instructions';
+import { AgentDefinitionError, classNameOf, memberName } from './errors';
+import type { DepsOf, OutputOf, PausableOf } from './markers';
+
+/** What `agentFromClass` needs besides the instance: the model object and per-instance hooks. */
+export interface AgentFromClassOptions<Deps> {
+  /** The model this agent calls (the container resolves `@Agent({ model })` to one). */
+  model: Model;
+  /** More tools, after the class's own (e.g. MCP or common tools). */
+  tools?: readonly Tool<Deps>[];
+  /** Observes every run of this agent. */
+  onEvent?: RunObserver;
+  /** How retry waits happen (inject one in tests). */
+  sleep?: Sleep;
+  /** Wait before retrying a failed model attempt. */
+  retryBackoff?: Backoff;
+}
+
+type Method = (this: object, ...args: unknown[]) => unknown;
+
+/**
+ * Turns a decorated instance into an engine `Agent`: its `@Tool` methods become tools that
+ * validate their arguments into DTO instances and run on `instance` (`this` bound), its
+ * `@Instructions` become the instructions, its `@Output` the schema and the validating decoder.
+ * Typed from the class's markers: `Agent<DepsOf<T>, OutputOf<T>, PausableOf<T>>`. Throws
+ * `AgentDefinitionError` for any declaration mistake.
+ *
+ * ```ts
+ * const agent = agentFromClass(new WeatherAgent(api), { model });
+ * const result = await agent.run('Weather in Lagos?', { deps: user });
+ * result.output; // Forecast
+ * ```
+ */
+export function agentFromClass<T extends object>(
+  instance: T,
+  options: AgentFromClassOptions<DepsOf<T>>,
+): EngineAgent<DepsOf<T>, OutputOf<T>, PausableOf<T>> {
+  const value: unknown = instance;
+  if (typeof value !== 'object' || value === null) {
+    throw new AgentDefinitionError(
+      'not-an-agent',
+      typeof value === 'function'
+        ? 'agentFromClass got the class, not an instance'
+        : `agentFromClass got ${value === null ? 'null' : typeof value}`,
+      {
+        className: classNameOf(value),
+        hint: 'pass an instance: agentFromClass(new WeatherAgent(…), { model })',
+      },
+    );
+  }
+  const definition = compileAgentClass(instance.constructor);
+  type Deps = DepsOf<T>;
+  const tools = definition.tools.map((tool) => boundTool<Deps>(instance, definition, tool));
+  const instructions = definition.instructions.map((piece) =>
+    piece.kind === 'text'
+      ? piece.text
+      : boundInstructions<Deps>(instance, definition, piece.member),
+  );
+  const { output } = definition;
+  const config: AgentConfig<Deps, unknown> = {
+    ...definition.options,
+    model: options.model,
+    tools: [...tools, ...(options.tools ?? [])],
+    ...(instructions.length > 0 && { instructions }),
+    ...(output !== undefined && { output: decodeJSON((value) => output.parse(value)) }),
+    ...(output?.mode === 'native' && { outputSchema: output.schema }),
+    ...(output?.mode === 'tool' && {
+      outputTool: {
+        name: output.name,
+        description: output.description ?? '',
+        schema: output.schema,
+      },
+    }),
+    ...(options.onEvent !== undefined && { onEvent: options.onEvent }),
+    ...(options.sleep !== undefined && { sleep: options.sleep }),
+    ...(options.retryBackoff !== undefined && { retryBackoff: options.retryBackoff }),
+  };
+  try {
+    return new EngineAgent(config) as unknown as EngineAgent<DepsOf<T>, OutputOf<T>, PausableOf<T>>;
+  } catch (cause) {
+    if (!ConfigError.is(cause)) throw cause;
+    throw new AgentDefinitionError('invalid-option', cause.message, {
+      className: definition.className,
+      hint: 'check the model and the extra tools given to agentFromClass',
+      cause,
+    });
+  }
+}
+
+function methodOn(instance: object, definition: AgentDefinition, member: string | symbol): Method {
+  const method: unknown = (instance as Record<string | symbol, unknown>)[member];
+  if (typeof method !== 'function') {
+    throw new AgentDefinitionError(
+      'not-a-method',
+      `the instance's ${memberName(member)} is ${typeof method}, not the decorated method`,
+      {
+        className: definition.className,
+        member: memberName(member),
+        hint: 'do not shadow decorated methods with instance properties',
+      },
+    );
+  }
+  return method as Method;
+}
+
+function boundTool<Deps>(
+  instance: object,
+  definition: AgentDefinition,
+  tool: ToolDefinitionInfo,
+): Tool<Deps> {
+  const method = methodOn(instance, definition, tool.member);
+  return defineTool<Deps, object>({
+    name: tool.name,
+    description: tool.description,
+    schema: tool.schema,
+    parse: tool.parse,
+    execute: async (args, ctx: ToolContext<Deps>) => render(await method.call(instance, args, ctx)),
+    ...(tool.timeout !== undefined && { timeout: tool.timeout }),
+    ...(tool.maxRetries !== undefined && { maxRetries: tool.maxRetries }),
+    ...(tool.sequential !== undefined && { sequential: tool.sequential }),
+    ...(tool.approval !== undefined && { approval: tool.approval as ApprovalPolicy<Deps> }),
+  });
+}
+
+function boundInstructions<Deps>(
+  instance: object,
+  definition: AgentDefinition,
+  member: string | symbol,
+): InstructionsFunction<Deps> {
+  const method = methodOn(instance, definition, member);
+  return async (ctx: RunContext<Deps>) =>
+    instructionsText(await method.call(instance, ctx), definition.className, member);
+}
+
+/** A tool method's return value as text for the model: strings as-is, `undefined` as `''`, else JSON. */
+function render(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined)
+    throw new TypeError(`the tool returned ${typeof value}, which has no JSON form`);
+  return text;
+}

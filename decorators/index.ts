@@ -1,0 +1,53 @@
+/**
+ * `golem/decorators`: agents as decorated classes. `@Agent`, `@Instructions`, `@Tool`,
+ * `@Output`, `@Describe` and `@Nullable` record metadata; `compileAgentClass` compiles a class
+ * once into a frozen definition (tools with JSON Schemas from class-validator metadata,
+ * instructions, output decoder); `agentFromClass` turns an instance into an engine `Agent`.
+ * Imports `reflect-metadata` itself, first, so decorated classes always see it.
+ * @packageDocumentation
+ */
+import 'reflect-metadata';
+
+export { Agent } from './agent-decorator';
+export type { AgentOptions } from './agent-options';
+export { Instructions } from './instructions-decorator';
+export type { InstructionsMethod } from './instructions-decorator';
+export { Tool } from './tool-decorator';
+export type { ToolMethod } from './tool-decorator';
+export type { ToolOptions } from './tool-options';
+export { Output } from './output-decorator';
+export type { OutputOptions } from './output-options';
+export { Describe } from './describe-decorator';
+export { Nullable } from './nullable-decorator';
+export { NoArgs } from './no-args';
+
+export { OUTPUT_TYPE, DEPS_TYPE, PAUSABLE_TYPE } from './markers';
+export type {
+  OutputOf,
+  DepsOf,
+  PausableOf,
+  AnyClass,
+  OutputTypeCheck,
+  PausableTypeCheck,
+} from './markers';
+
+export { compileAgentClass } from './compile/compile-agent';
+export { DEFAULT_OUTPUT_TOOL } from './compile/compile-output';
+export type {
+  AgentDefinition,
+  ToolDefinitionInfo,
+  InstructionsPiece,
+  OutputDefinitionInfo,
+} from './compile/definition';
+export { agentFromClass } from './agent-from-class';
+export type { AgentFromClassOptions } from './agent-from-class';
+
+export { dtoSchema, EMPTY_OBJECT_SCHEMA } from './schema/dto-schema';
+export { STANDARD_FORMATS } from './schema/canonical';
+export { validateDto, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation/validate-dto';
+export { INPUT_LIMITS } from './validation/input-guard';
+export { MAX_PROBLEMS } from './validation/error-messages';
+export { snakeCase, TOOL_NAME } from './naming';
+
+export { AgentDefinitionError } from './errors';
+export type { AgentDefinitionErrorKind, AgentDefinitionErrorInit } from './errors';

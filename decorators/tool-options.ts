@@ -1,0 +1,30 @@
+import type { ApprovalPolicy, JsonSchema } from '../src/index';
+
+/**
+ * What `@Tool(options)` declares about one tool method. `Deps` types the `approval` function's
+ * context (`@Tool<User>({ approval: (args, ctx) => ctx.deps.role !== 'admin' })`).
+ */
+export interface ToolOptions<Deps = unknown> {
+  /** The tool name the model calls; default the method name in snake_case (`getWeather` → `get_weather`). */
+  readonly name?: string;
+  /** What the tool does, for the model. Default `''`. */
+  readonly description?: string;
+  /** Per-execution deadline in ms; overrides the agent's `toolTimeout`. */
+  readonly timeout?: number;
+  /** Correction budget for this tool; overrides the agent's `toolRetries`. */
+  readonly maxRetries?: number;
+  /** Under parallel execution, this tool runs alone (a barrier). */
+  readonly sequential?: boolean;
+  /** Human approval: `true`, or a function deciding per call (receives the raw arguments). */
+  readonly approval?: ApprovalPolicy<Deps>;
+  /**
+   * The argument DTO class, for toolchains that do not emit `design:paramtypes` (esbuild, tsx,
+   * Vitest). With `emitDecoratorMetadata` it is read from the first parameter's type.
+   */
+  readonly args?: new () => object;
+  /**
+   * The JSON Schema advertised to the model instead of the one generated from `args` (e.g. from
+   * `golem schemas`). Validation still uses the DTO's decorators.
+   */
+  readonly schema?: JsonSchema;
+}
