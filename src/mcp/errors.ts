@@ -1,0 +1,104 @@
+import { GolemError, hasKind } from '../model/error-base';
+
+/** An option of `connectMcp` or `client.tools()` is invalid. `option` names the culprit. */
+export class McpConfigError extends GolemError {
+  /** The option at fault, e.g. `transport.url` or `prefix`. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super('McpConfigError', `mcp: option \`${option}\` ${message}`);
+    this.option = option;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpConfigError {
+    return hasKind(value, 'McpConfigError');
+  }
+}
+
+/** The optional peer dependency `@modelcontextprotocol/sdk` is not installed. */
+export class McpSdkMissingError extends GolemError {
+  /** The package to install. */
+  readonly packageName: string;
+
+  constructor(packageName: string, options?: { cause?: unknown }) {
+    super(
+      'McpSdkMissingError',
+      `mcp: the package ${packageName} is not installed; it is an optional peer dependency of golem: run \`npm install ${packageName}\``,
+      options,
+    );
+    this.packageName = packageName;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpSdkMissingError {
+    return hasKind(value, 'McpSdkMissingError');
+  }
+}
+
+/**
+ * The MCP server answered a request with a JSON-RPC error, or with a message that breaks the
+ * protocol (`code` is then undefined). An environment fact, never a correctable rejection.
+ */
+export class McpProtocolError extends GolemError {
+  /** The client's name (`connectMcp({ name })`). */
+  readonly server: string;
+  /** The request that failed, e.g. `tools/call`. */
+  readonly method: string;
+  /** The JSON-RPC error code, e.g. -32603; undefined for a malformed answer. */
+  readonly code: number | undefined;
+  /** The error's `data`, as sent by the server (untrusted). */
+  readonly data: unknown;
+
+  constructor(
+    init: { server: string; method: string; code?: number; data?: unknown; message: string },
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'McpProtocolError',
+      `mcp: server "${init.server}" failed ${init.method}${init.code === undefined ? '' : ` with code ${init.code}`}: ${init.message}`,
+      options,
+    );
+    this.server = init.server;
+    this.method = init.method;
+    this.code = init.code;
+    this.data = init.data;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpProtocolError {
+    return hasKind(value, 'McpProtocolError');
+  }
+}
+
+/**
+ * The connection to the MCP server failed: the process could not start or exited, the HTTP
+ * endpoint answered a non-2xx status (`status`), a response stream ended or broke before the
+ * answer, a message exceeded `maxMessageBytes`, or the client was closed.
+ */
+export class McpTransportError extends GolemError {
+  readonly server: string;
+  /** The request in flight, e.g. `tools/call`, or `connect`. */
+  readonly method: string;
+  /** The HTTP status, when the endpoint answered one outside 2xx. */
+  readonly status: number | undefined;
+
+  constructor(
+    init: { server: string; method: string; message: string; status?: number },
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'McpTransportError',
+      `mcp: server "${init.server}", ${init.method}: ${init.message}`,
+      options,
+    );
+    this.server = init.server;
+    this.method = init.method;
+    this.status = init.status;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpTransportError {
+    return hasKind(value, 'McpTransportError');
+  }
+}

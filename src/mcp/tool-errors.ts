@@ -1,0 +1,98 @@
+import { GolemError, hasKind } from '../model/error-base';
+import type { McpToolChange } from './definitions';
+
+/**
+ * The server advertises a tool that cannot be bridged: a name that is not a portable tool name
+ * (1–64 letters, digits, `_`, `-`, prefix included), a duplicate name, or an input schema that is
+ * not an object schema. Exclude it with `tools({ exclude })` or choose a shorter prefix.
+ */
+export class McpToolDefinitionError extends GolemError {
+  readonly server: string;
+  /** The tool's name as the server advertises it. */
+  readonly toolName: string;
+
+  constructor(server: string, toolName: string, problem: string) {
+    super(
+      'McpToolDefinitionError',
+      `mcp: server "${server}" offers tool ${JSON.stringify(toolName)}: ${problem}`,
+    );
+    this.server = server;
+    this.toolName = toolName;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpToolDefinitionError {
+    return hasKind(value, 'McpToolDefinitionError');
+  }
+}
+
+/**
+ * The server's tool definitions differ from the approved (pinned) ones: tools were added or a
+ * description or input schema changed. Review `changes`, then call `client.approve()` and
+ * `client.tools()` again — or stop using the server.
+ */
+export class McpToolsChangedError extends GolemError {
+  readonly server: string;
+  readonly changes: readonly McpToolChange[];
+
+  constructor(server: string, changes: readonly McpToolChange[]) {
+    super(
+      'McpToolsChangedError',
+      `mcp: server "${server}" changed its tools since they were approved (${changes
+        .map((c) => `${c.kind} ${JSON.stringify(c.name)}`)
+        .join(', ')}); review error.changes, then call client.approve() to accept them`,
+    );
+    this.server = server;
+    this.changes = changes;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpToolsChangedError {
+    return hasKind(value, 'McpToolsChangedError');
+  }
+}
+
+/**
+ * A bridged tool was called after the server changed or removed its definition: the call is not
+ * made. Approve the change and build the tools again to use the new definition.
+ */
+export class McpToolChangedError extends GolemError {
+  readonly server: string;
+  readonly toolName: string;
+  readonly change: 'changed' | 'removed';
+
+  constructor(server: string, toolName: string, change: 'changed' | 'removed') {
+    super(
+      'McpToolChangedError',
+      `mcp: server "${server}" ${change === 'changed' ? 'changed the definition of' : 'no longer offers'} tool ${JSON.stringify(toolName)}; the call was not made (approve the change and rebuild the tools)`,
+    );
+    this.server = server;
+    this.toolName = toolName;
+    this.change = change;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpToolChangedError {
+    return hasKind(value, 'McpToolChangedError');
+  }
+}
+
+/** Two tools given to `mergeTools` share a name; `sources` describes both. */
+export class McpToolCollisionError extends GolemError {
+  readonly toolName: string;
+  readonly sources: readonly [string, string];
+
+  constructor(toolName: string, sources: readonly [string, string]) {
+    super(
+      'McpToolCollisionError',
+      `mcp: two tools are named ${JSON.stringify(toolName)}: ${sources[0]} and ${sources[1]}; give the MCP tools a prefix (client.tools({ prefix })) or exclude one of them`,
+    );
+    this.toolName = toolName;
+    this.sources = sources;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpToolCollisionError {
+    return hasKind(value, 'McpToolCollisionError');
+  }
+}

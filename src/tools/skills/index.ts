@@ -1,0 +1,9 @@
+/** The agent-skills tools (`golem/tools/skills`): `skill` and `skill_file`. */
+export type { SkillsOptions } from './options';
+export { DEFAULT_MAX_BYTES } from './options';
+export type { SkillCatalog, SkillEntry } from './catalog';
+export { loadSkillCatalog, SKILL_FILE } from './catalog';
+export type { SkillMetadata } from './front-matter';
+export { skills, SKILL_TOOL } from './skill-tool';
+export { skillFile, SKILL_FILE_TOOL } from './skill-file-tool';
+export { SkillsConfigError, InvalidSkillError, UnsupportedSkillFileError } from './errors';
