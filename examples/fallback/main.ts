@@ -1,8 +1,8 @@
 /**
- * Retries and fallback: `FallbackModel` tries a backup when the primary fails with a retryable
- * error; `maxAttempts` retries the whole chain after a backoff; a `requests` usage bound caps what
- * retries may spend. The wait between attempts goes through an injected `sleep`, so this example
- * (like your tests) never waits on a real timer.
+ * Fallback: a primary model with a fallback and a request bound. `FallbackModel` tries a backup
+ * when the primary fails with a retryable error; `maxAttempts` retries the whole chain after a
+ * backoff; a `requests` usage bound caps what retries may spend. The wait between attempts goes
+ * through an injected `sleep`, so this example (like your tests) never waits on a real timer.
  */
 import {
   Agent,
