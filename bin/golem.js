@@ -12,6 +12,10 @@ const COMMANDS = {
     module: 'dist/decorators/cli/schemas.js',
     summary: 'JSON Schemas from TypeScript types; --check decorated DTOs against their types',
   },
+  run: {
+    module: 'dist/container/cli/run.js',
+    summary: 'Run an exported @Agent class through the container; print output, messages, usage',
+  },
 };
 
 function usage() {

@@ -1,0 +1,96 @@
+import { ContainerModule } from 'inversify';
+import { isRecord } from '../src/index';
+import { bindAgent, type AgentScope } from './bind-agent';
+import { ContainerError } from './errors';
+import { applyModelSource } from './model-bindings';
+import { checkModelSource, type ModelSource } from './model-source';
+import { MODEL_STRINGS, ModelStrings, type ModelStringSettings } from './model-strings';
+import { checkModelName, definitionOf, modelToken, type AgentClass } from './tokens';
+
+/** Options of {@link golemModule}. */
+export interface GolemModuleOptions extends ModelStringSettings {
+  /**
+   * Models by binding name: `{ default: 'openai:gpt-4o-mini', fast: (ctx) => anthropic({…}),
+   * test: new TestModel() }` (see `ModelSource`). Agents pick one with `@Agent({ model })`.
+   */
+  models?: Readonly<Record<string, ModelSource>>;
+  /**
+   * The `default` binding (shorthand for `models.default`), e.g.
+   * `detectDefaultModel(process.env)`: the configured provider, or `test` offline.
+   */
+  defaultModel?: ModelSource;
+  /** Agent classes to bind (`bindAgent` each, in `agentScope`). */
+  agents?: readonly AgentClass[];
+  /** Scope of the listed agents' instances; default `Singleton`. */
+  agentScope?: AgentScope;
+}
+
+function invalid(message: string): ContainerError {
+  return new ContainerError(`golemModule: ${message}`, { reason: 'invalid-options' });
+}
+
+function checkOptions(options: unknown): GolemModuleOptions {
+  if (!isRecord(options)) throw invalid('options must be an object');
+  const { models, agents, env, testModel, resolveModelStrings } = options;
+  if (models !== undefined && !isRecord(models))
+    throw invalid("models must be an object of sources by name, e.g. { default: 'test' }");
+  if (agents !== undefined && !Array.isArray(agents))
+    throw invalid('agents must be an array of agent classes');
+  if (env !== undefined && !isRecord(env))
+    throw invalid('env must be an object of variables (e.g. process.env)');
+  if (testModel !== undefined && typeof testModel !== 'function')
+    throw invalid('testModel must be a function (name) => model');
+  if (resolveModelStrings !== undefined && typeof resolveModelStrings !== 'boolean')
+    throw invalid('resolveModelStrings must be true or false');
+  return options;
+}
+
+/**
+ * The container module of an app built on Golem: binds each model name (instances as they are;
+ * factories and model strings lazily, once) and the listed agent classes, and gives the
+ * container its model-string resolver (`resolveModel` with `env`, `testModel`, `fetch`,
+ * `overrides`). Load it once per container. Options are checked here, eagerly; a class without
+ * `@Agent` or an invalid model source is a {@link ContainerError}.
+ *
+ * ```ts
+ * const container = new Container();
+ * container.load(
+ *   golemModule({
+ *     defaultModel: detectDefaultModel(process.env), // a provider when a key is set, else test
+ *     models: { fast: 'anthropic:claude-haiku-4-5' },
+ *     agents: [WeatherAgent],
+ *   }),
+ * );
+ * ```
+ */
+export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
+  const checked = checkOptions(options);
+  const sources = new Map<string, unknown>(Object.entries(checked.models ?? {}));
+  if (checked.defaultModel !== undefined) {
+    if (sources.has('default'))
+      throw invalid('give the default model once: as defaultModel or as models.default');
+    sources.set('default', checked.defaultModel);
+  }
+  for (const [name, source] of sources) {
+    checkModelName(name, 'golemModule');
+    checkModelSource(name, source, 'golemModule');
+  }
+  const agents = [...(checked.agents ?? [])];
+  for (const agent of agents) definitionOf(agent);
+  const scope = checked.agentScope;
+  const settings: ModelStringSettings = {
+    ...(checked.env !== undefined && { env: checked.env }),
+    ...(checked.testModel !== undefined && { testModel: checked.testModel }),
+    ...(checked.fetch !== undefined && { fetch: checked.fetch }),
+    ...(checked.overrides !== undefined && { overrides: checked.overrides }),
+    ...(checked.resolveModelStrings !== undefined && {
+      resolveModelStrings: checked.resolveModelStrings,
+    }),
+  };
+  return new ContainerModule(({ bind }) => {
+    bind(MODEL_STRINGS).toConstantValue(new ModelStrings(settings));
+    for (const [name, source] of sources)
+      applyModelSource(bind(modelToken(name)), name, source, 'golemModule');
+    for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * `golem/container`: agents in an Inversify container. Models are bindings by name (instances,
+ * lazy factories, model strings), agent classes resolve with constructor injection into typed
+ * engine agents (`container.get(agentOf(WeatherAgent))`), tests override models in one line, and
+ * request scopes give each request its own collaborators. Imports `reflect-metadata` first
+ * (through `golem/decorators`).
+ * @packageDocumentation
+ */
+import '../decorators/index';
+
+export { createGolemContainer } from './create-container';
+export type { GolemContainerOptions } from './create-container';
+export { golemModule } from './golem-module';
+export type { GolemModuleOptions } from './golem-module';
+export { bindModel } from './model-bindings';
+export type { Binder } from './model-bindings';
+export type { ModelSource, ModelFactory, ModelFactoryContext } from './model-source';
+export { isModelString } from './model-source';
+export type { ModelStringSettings } from './model-strings';
+export { bindAgent } from './bind-agent';
+export type { AgentBindingOptions, AgentScope } from './bind-agent';
+export { agentOf, modelToken } from './tokens';
+export type { Token, AgentToken, AgentClass, ResolvedAgent } from './tokens';
+export { resolveAgent } from './resolve-agent';
+export type { AgentResolver } from './resolve-agent';
+export { overrideModel, withModelOverrides } from './overrides';
+export type { OverrideTarget } from './overrides';
+export { createRequestScope, runInScope } from './request-scope';
+export type { ScopeSetup } from './request-scope';
+export { ContainerError } from './errors';
+export type { ContainerErrorReason, ContainerErrorInit } from './errors';
