@@ -1,13 +1,14 @@
 /**
  * Runs every runnable example (examples/<name>/main.ts) with a collecting log and compares what it
  * printed with the folder's expected-output.txt, line for line. New example folders are picked up
- * automatically.
+ * automatically. An example that reads its input (an interactive one, such as `conversation`) gets
+ * the folder's input.txt as its input stream, as `main(log, input)`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Log = (line: string) => void;
-type ExampleMain = (log: Log) => Promise<void>;
+type ExampleMain = (log: Log, input?: NodeJS.ReadableStream) => Promise<void>;
 
 const root = join(__dirname, '..', '..', 'examples');
 const folders = readdirSync(root, { withFileTypes: true })
@@ -19,7 +20,11 @@ async function loadMain(file: string): Promise<ExampleMain> {
   const loaded: unknown = await import(file);
   const main =
     typeof loaded === 'object' && loaded !== null ? (loaded as { main?: unknown }).main : undefined;
-  if (typeof main !== 'function') throw new Error(`${file} must export async function main(log)`);
+  if (typeof main !== 'function') {
+    throw new Error(
+      `${file} must export async function main(log) (main(log, input) with input.txt)`,
+    );
+  }
   return main as ExampleMain;
 }
 
@@ -66,9 +71,20 @@ test.each(folders)('example %s prints exactly its expected-output.txt', async (n
   });
   const main = await loadMain(join(folder, 'main.ts'));
   const printed: string[] = [];
-  await main((line) => {
+  const log: Log = (line) => {
     printed.push(line);
-  });
+  };
+  const inputFile = join(folder, 'input.txt');
+  if (existsSync(inputFile)) {
+    const input = createReadStream(inputFile);
+    try {
+      await main(log, input);
+    } finally {
+      input.destroy();
+    }
+  } else {
+    await main(log);
+  }
   // A logged value may span several lines; compare the text as printed, line by line.
   expect(printed.join('\n').split('\n')).toEqual(
     expectedLines(join(folder, 'expected-output.txt')),
