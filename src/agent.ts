@@ -4,6 +4,7 @@ import type { Message } from './model/message';
 import { cloneMessage } from './model/message';
 import { isArrayValue } from './model/guards';
 import { timeoutProblem } from './model/timeouts';
+import { linkRunSignal } from './engine/run-signal';
 import type { DeltaHandler } from './model/model';
 import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
@@ -87,7 +88,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     options: RunOptionsBase & { deps?: Deps },
   ): Promise<Result<Output>> {
     const state = await this.prepare(prompt, options, undefined);
-    return executeRun(this.engine, this.decoder, state);
+    try {
+      return await executeRun(this.engine, this.decoder, state);
+    } finally {
+      state.run.release();
+    }
   }
 
   /**
@@ -113,7 +118,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
           );
         }
         const state = await this.prepare(prompt, opts, handler);
-        return await executeRun(this.engine, this.decoder, state);
+        try {
+          return await executeRun(this.engine, this.decoder, state);
+        } finally {
+          state.run.release();
+        }
       } finally {
         queue.close();
       }
@@ -136,18 +145,22 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const opts = (options ?? {}) as ResumeOptions<Deps>;
     const prompt = opts.prompt ?? '';
     const { run, processed, parts } = await this.start(prompt, { ...opts, history }, undefined);
-    const resolutions = matchResolutions(unansweredCalls(processed), results);
-    checkApprovedTools(this.engine, resolutions);
-    const state = new RunState(run, [...processed]);
-    const resolved = await resolveCalls(this.engine, state, resolutions);
-    state.messages = await this.build(
-      run,
-      spliceResolutions(processed, resolved),
-      prompt,
-      parts,
-      prompt !== '' || parts.length > 0,
-    );
-    return executeRun(this.engine, this.decoder, state);
+    try {
+      const resolutions = matchResolutions(unansweredCalls(processed), results);
+      checkApprovedTools(this.engine, resolutions);
+      const state = new RunState(run, [...processed]);
+      const resolved = await resolveCalls(this.engine, state, resolutions);
+      state.messages = await this.build(
+        run,
+        spliceResolutions(processed, resolved),
+        prompt,
+        parts,
+        prompt !== '' || parts.length > 0,
+      );
+      return await executeRun(this.engine, this.decoder, state);
+    } finally {
+      run.release();
+    }
   }
 
   /**
@@ -169,7 +182,12 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     onDelta: DeltaHandler | undefined,
   ): Promise<RunState<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
-    return new RunState(run, await this.build(run, processed, prompt, parts, true));
+    try {
+      return new RunState(run, await this.build(run, processed, prompt, parts, true));
+    } catch (error) {
+      run.release();
+      throw error;
+    }
   }
 
   private async start(
@@ -180,12 +198,17 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     if (typeof prompt !== 'string')
       throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
     const run = this.runSettings(options, onDelta);
-    const processed = await this.processHistory(options.history ?? [], run.signal);
-    const parts: readonly Part[] = options.parts ?? [];
-    if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
-    validatePromptParts(parts);
-    validateHistory(processed);
-    return { run, processed, parts };
+    try {
+      const processed = await this.processHistory(options.history ?? [], run.signal);
+      const parts: readonly Part[] = options.parts ?? [];
+      if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
+      validatePromptParts(parts);
+      validateHistory(processed);
+      return { run, processed, parts };
+    } catch (error) {
+      run.release();
+      throw error;
+    }
   }
 
   private async build(
@@ -215,21 +238,15 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): RunSettings<Deps> {
     if (options.observer !== undefined && typeof options.observer !== 'function')
       throw new RunInputError('observer must be a function');
-    const signals: AbortSignal[] = [];
-    if (options.signal !== undefined) signals.push(options.signal);
+    const deadlines: number[] = [];
     for (const timeout of [this.runTimeout, options.timeout]) {
       if (timeout === undefined || timeout === 0) continue;
       const problem = timeoutProblem(timeout);
       if (problem !== undefined)
         throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
-      signals.push(AbortSignal.timeout(Math.ceil(timeout)));
+      deadlines.push(timeout);
     }
-    const signal =
-      signals.length === 0
-        ? new AbortController().signal
-        : signals.length === 1
-          ? (signals[0] as AbortSignal)
-          : AbortSignal.any(signals);
+    const { signal, release } = linkRunSignal(options.signal, deadlines);
     const observers = [this.onEvent, options.observer].filter(
       (o): o is RunObserver => o !== undefined,
     );
@@ -240,6 +257,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       observers,
       settings: Object.keys(merged).length === 0 ? undefined : merged,
       onDelta,
+      release,
     };
   }
 

@@ -45,4 +45,6 @@ export interface RunSettings<Deps> {
   readonly settings: ModelSettings | undefined;
   /** Set for streaming runs. */
   readonly onDelta: DeltaHandler | undefined;
+  /** Unlinks the run's signal from the caller's signal and deadlines; called when the run ends. */
+  readonly release: () => void;
 }

@@ -31,34 +31,49 @@ export interface ExecutionInput<Deps> {
 export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
   const { tool, runSignal, timeout } = input;
   if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  if (timeout <= 0) return executeWithoutDeadline(input);
   const controller = new AbortController();
   const onRunAbort = (): void => {
     controller.abort(runSignal.reason);
   };
   runSignal.addEventListener('abort', onRunAbort, { once: true });
   const deadline = { passed: false };
-  const timer =
-    timeout > 0
-      ? setTimeout(() => {
-          deadline.passed = true;
-          controller.abort(
-            new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`),
-          );
-        }, Math.ceil(timeout))
-      : undefined;
+  const timer = setTimeout(() => {
+    deadline.passed = true;
+    controller.abort(
+      new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${timeout} ms`),
+    );
+  }, Math.ceil(timeout));
   let outcome: ToolOutcome;
   try {
     outcome = { ok: true, text: await invoke(input, controller.signal) };
   } catch (error) {
     outcome = { ok: false, error, cancelled: false };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
     runSignal.removeEventListener('abort', onRunAbort);
   }
   if (isAborted(runSignal))
     return { ok: false, error: cancellationError(runSignal), cancelled: true };
   if (deadline.passed)
     return { ok: false, error: cancellationError(controller.signal), cancelled: true };
+  return outcome;
+}
+
+/**
+ * Without a deadline the tool sees the run's own signal: no controller, listener or timer per
+ * call (the hot path of most runs). A run aborted meanwhile still wins over the tool's outcome.
+ */
+async function executeWithoutDeadline<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
+  const { runSignal } = input;
+  let outcome: ToolOutcome;
+  try {
+    outcome = { ok: true, text: await invoke(input, runSignal) };
+  } catch (error) {
+    outcome = { ok: false, error, cancelled: false };
+  }
+  if (isAborted(runSignal))
+    return { ok: false, error: cancellationError(runSignal), cancelled: true };
   return outcome;
 }
 
