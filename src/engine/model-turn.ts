@@ -25,7 +25,7 @@ export async function modelTurn<Deps>(
   const { signal, onDelta } = state.run;
   const attempts = onDelta === undefined ? config.maxAttempts : 1;
   for (let attempt = 1; ; attempt++) {
-    state.emit({ kind: 'model_start', turn, attempt });
+    if (state.observed) state.emit({ kind: 'model_start', turn, attempt });
     state.requests++;
     let response: ModelResponse;
     try {
@@ -36,13 +36,14 @@ export async function modelTurn<Deps>(
       response = normaliseResponse(raw, state.requests);
     } catch (error) {
       const cause = signal.aborted ? cancellationError(signal) : error;
-      state.emit({
-        kind: 'model_end',
-        turn,
-        attempt,
-        usage: { inputTokens: 0, outputTokens: 0 },
-        error: cause,
-      });
+      if (state.observed)
+        state.emit({
+          kind: 'model_end',
+          turn,
+          attempt,
+          usage: { inputTokens: 0, outputTokens: 0 },
+          error: cause,
+        });
       if (signal.aborted) throw cause;
       if (attempt >= attempts || !isRetryable(error))
         throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
@@ -52,7 +53,8 @@ export async function modelTurn<Deps>(
       );
       continue;
     }
-    state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
+    if (state.observed)
+      state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
     return response;
   }
 }

@@ -102,14 +102,15 @@ export async function resolveCalls<Deps>(
       const tool = config.advertised.get(call.name);
       if (tool === undefined)
         throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
-      state.emit({
-        kind: 'tool_start',
-        turn: 0,
-        attempt: 0,
-        callId: call.id,
-        toolName: call.name,
-        args: call.args,
-      });
+      if (state.observed)
+        state.emit({
+          kind: 'tool_start',
+          turn: 0,
+          attempt: 0,
+          callId: call.id,
+          toolName: call.name,
+          args: call.args,
+        });
       const outcome = await executeTool({
         tool,
         call,
@@ -120,27 +121,28 @@ export async function resolveCalls<Deps>(
         retry: 0,
       });
       state.toolCalls++;
-      state.emit(
-        outcome.ok
-          ? {
-              kind: 'tool_end',
-              turn: 0,
-              attempt: 0,
-              callId: call.id,
-              toolName: call.name,
-              args: call.args,
-              result: outcome.text,
-            }
-          : {
-              kind: 'tool_end',
-              turn: 0,
-              attempt: 0,
-              callId: call.id,
-              toolName: call.name,
-              args: call.args,
-              error: outcome.error,
-            },
-      );
+      if (state.observed)
+        state.emit(
+          outcome.ok
+            ? {
+                kind: 'tool_end',
+                turn: 0,
+                attempt: 0,
+                callId: call.id,
+                toolName: call.name,
+                args: call.args,
+                result: outcome.text,
+              }
+            : {
+                kind: 'tool_end',
+                turn: 0,
+                attempt: 0,
+                callId: call.id,
+                toolName: call.name,
+                args: call.args,
+                error: outcome.error,
+              },
+        );
       if (!outcome.ok) {
         const deferredAgain =
           !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;

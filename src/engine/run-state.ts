@@ -31,6 +31,11 @@ export class RunState<Deps> {
     this.completedTurns++;
   }
 
+  /** Whether anyone observes this run; call sites skip building events when nobody does. */
+  get observed(): boolean {
+    return this.run.observers.length > 0;
+  }
+
   emit(event: RunEvent): void {
     emitEvent(this.run.observers, event);
   }

@@ -35,7 +35,8 @@ export async function executeRun<Deps, Output>(
           round > 0 ? new AttemptsExhaustedError('output', round + 1, error) : error,
         );
       }
-      state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
+      if (state.observed)
+        state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
       state.messages.push(
         rejection(end.kind === 'output' ? end.call : undefined, reasonText(retry.reason)),
       );

@@ -189,14 +189,15 @@ async function executeGroups<Deps>(
         outcomes[index] = await execute(index);
         return outcomes;
       }
-      state.emit({
-        kind: 'tool_start',
-        turn,
-        attempt: 0,
-        callId: call.id,
-        toolName: call.name,
-        args: call.args,
-      });
+      if (state.observed)
+        state.emit({
+          kind: 'tool_start',
+          turn,
+          attempt: 0,
+          callId: call.id,
+          toolName: call.name,
+          args: call.args,
+        });
       const outcome = await execute(index);
       outcomes[index] = outcome;
       finishEvent(state, turn, call, outcome);
@@ -204,14 +205,15 @@ async function executeGroups<Deps>(
     }
     for (const index of group) {
       const call = calls[index] as ToolCall;
-      state.emit({
-        kind: 'tool_start',
-        turn,
-        attempt: 0,
-        callId: call.id,
-        toolName: call.name,
-        args: call.args,
-      });
+      if (state.observed)
+        state.emit({
+          kind: 'tool_start',
+          turn,
+          attempt: 0,
+          callId: call.id,
+          toolName: call.name,
+          args: call.args,
+        });
     }
     const settled = await Promise.all(group.map(execute));
     for (const [position, index] of group.entries()) {
@@ -223,18 +225,23 @@ async function executeGroups<Deps>(
   return outcomes;
 }
 
+function eventBase(turn: number, call: ToolCall) {
+  return { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
+}
+
 function finishEvent<Deps>(
   state: RunState<Deps>,
   turn: number,
   call: ToolCall,
   outcome: ToolOutcome,
 ): void {
-  const base = { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
   if (!outcome.ok && !outcome.cancelled && findDeferred(outcome.error) !== undefined) {
-    state.emit({ kind: 'deferred', ...base });
+    if (state.observed) state.emit({ kind: 'deferred', ...eventBase(turn, call) });
     return;
   }
   state.toolCalls++;
+  if (!state.observed) return;
+  const base = eventBase(turn, call);
   state.emit(
     outcome.ok
       ? { kind: 'tool_end', ...base, result: outcome.text }
