@@ -33,14 +33,13 @@ describe('the run signal is released when a run ends', () => {
     const cleared: unknown[] = [];
     const scheduled: unknown[] = [];
     const realSet = globalThis.setTimeout;
-    const set = jest.spyOn(globalThis, 'setTimeout').mockImplementation(((
-      handler: () => void,
-      ms?: number,
-    ) => {
-      const id = realSet(handler, ms);
-      if (ms === 45_000) scheduled.push(id);
-      return id;
-    }));
+    const set = jest
+      .spyOn(globalThis, 'setTimeout')
+      .mockImplementation((handler: () => void, ms?: number) => {
+        const id = realSet(handler, ms);
+        if (ms === 45_000) scheduled.push(id);
+        return id;
+      });
     const clear = jest
       .spyOn(globalThis, 'clearTimeout')
       .mockImplementation((id?: Parameters<typeof clearTimeout>[0]) => {
