@@ -219,7 +219,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     appendPrompt: boolean,
   ): Promise<Message[]> {
     const ctx: RunContext<Deps> = { deps: run.deps, signal: run.signal };
-    const instructions = await resolveInstructions(this.instructions, ctx);
+    // Static text needs no resolution (the common case; saves a promise per run).
+    const instructions =
+      typeof this.instructions === 'string'
+        ? this.instructions
+        : await resolveInstructions(this.instructions, ctx);
     const messages: Message[] = [];
     if (instructions !== '') messages.push({ role: 'system', content: instructions });
     for (const message of repairHistory(history))
@@ -266,6 +270,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     signal: AbortSignal,
   ): Promise<Message[]> {
     if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
+    if (history.length === 0 && this.historyProcessor === undefined) return [];
     const copy = history.map((m) =>
       typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m,
     );
