@@ -24,6 +24,12 @@ export interface PartialEvidence {
    * continuation neither loses nor re-runs completed work.
    */
   toolResults?: Message[];
+  /**
+   * The assistant text a streamed turn had already delivered to the caller when it failed
+   * (adversarial case 3). Not part of `messages` — it is not a completed turn and is never
+   * replayed by `historyFromPartial` — but nothing the caller saw is lost.
+   */
+  interrupted?: Message;
 }
 
 /**

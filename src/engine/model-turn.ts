@@ -32,7 +32,7 @@ export async function modelTurn<Deps>(
       const raw: unknown =
         onDelta === undefined
           ? await config.model.generate(request, { signal })
-          : await streamTurn(config, request, onDelta, signal);
+          : await streamTurn(config, state, request, onDelta, signal);
       response = normaliseResponse(raw, state.requests);
     } catch (error) {
       const cause = signal.aborted ? cancellationError(signal) : error;
@@ -59,8 +59,13 @@ export async function modelTurn<Deps>(
   }
 }
 
+/**
+ * One streamed turn. The text streamed so far is remembered, so a turn that fails after the
+ * caller saw part of an answer keeps that text in the partial evidence (`partial.interrupted`).
+ */
 async function streamTurn<Deps>(
   config: EngineConfig<Deps>,
+  state: RunState<Deps>,
   request: ModelRequest,
   onDelta: (delta: Delta) => void | Promise<void>,
   signal: AbortSignal,
@@ -70,5 +75,18 @@ async function streamTurn<Deps>(
     throw new ConfigError(
       `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
     );
-  return model.stream(request, onDelta, { signal });
+  let streamed = '';
+  try {
+    return await model.stream(
+      request,
+      (delta) => {
+        if (delta.content !== undefined) streamed += delta.content;
+        return onDelta(delta);
+      },
+      { signal },
+    );
+  } catch (error) {
+    if (streamed !== '') state.interrupted = { role: 'assistant', content: streamed };
+    throw error;
+  }
 }

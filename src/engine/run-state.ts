@@ -16,6 +16,8 @@ export class RunState<Deps> {
   toolCalls = 0;
   /** Model turns completed by this run (not by its history). */
   completedTurns = 0;
+  /** The text a failed streamed turn had already delivered, if any. */
+  interrupted: Message | undefined;
 
   constructor(
     readonly run: RunSettings<Deps>,
@@ -45,6 +47,7 @@ export class RunState<Deps> {
     const produced =
       this.completedTurns > 0 ||
       this.toolCalls > 0 ||
+      this.interrupted !== undefined ||
       this.usage.inputTokens + this.usage.outputTokens > 0;
     if (!produced) return undefined;
     const partial: PartialEvidence = {
@@ -54,6 +57,7 @@ export class RunState<Deps> {
       toolCalls: this.toolCalls,
     };
     if (toolResults.length > 0) partial.toolResults = [...toolResults];
+    if (this.interrupted !== undefined) partial.interrupted = { ...this.interrupted };
     return partial;
   }
 
