@@ -1,6 +1,6 @@
 import { isCancellation } from '../model/cancellation';
 import type { Message, ToolCall } from '../model/message';
-import { findDeferred } from './tool-batch';
+import { effectiveTimeout, emitToolStart, findDeferred, recordToolEnd } from './tool-batch';
 import type { Approval, DeferredResults } from './deferred-types';
 import { RunInputError, ToolError } from './errors';
 import type { EngineConfig } from './run-config';
@@ -102,47 +102,17 @@ export async function resolveCalls<Deps>(
       const tool = config.advertised.get(call.name);
       if (tool === undefined)
         throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
-      if (state.observed)
-        state.emit({
-          kind: 'tool_start',
-          turn: 0,
-          attempt: 0,
-          callId: call.id,
-          toolName: call.name,
-          args: call.args,
-        });
+      emitToolStart(state, 0, call);
       const outcome = await executeTool({
         tool,
         call,
         deps: state.run.deps,
         runSignal: state.run.signal,
-        timeout: tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout,
+        timeout: effectiveTimeout(config, tool),
         approved: true,
         retry: 0,
       });
-      state.toolCalls++;
-      if (state.observed)
-        state.emit(
-          outcome.ok
-            ? {
-                kind: 'tool_end',
-                turn: 0,
-                attempt: 0,
-                callId: call.id,
-                toolName: call.name,
-                args: call.args,
-                result: outcome.text,
-              }
-            : {
-                kind: 'tool_end',
-                turn: 0,
-                attempt: 0,
-                callId: call.id,
-                toolName: call.name,
-                args: call.args,
-                error: outcome.error,
-              },
-        );
+      recordToolEnd(state, 0, call, outcome);
       if (!outcome.ok) {
         const deferredAgain =
           !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;

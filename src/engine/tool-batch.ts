@@ -176,7 +176,7 @@ async function executeGroups<Deps>(
       call,
       deps: state.run.deps,
       runSignal: state.run.signal,
-      timeout: tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout,
+      timeout: effectiveTimeout(config, tool),
       approved: false,
       retry: corrections.get(call.name) ?? 0,
     });
@@ -189,15 +189,7 @@ async function executeGroups<Deps>(
         outcomes[index] = await execute(index);
         return outcomes;
       }
-      if (state.observed)
-        state.emit({
-          kind: 'tool_start',
-          turn,
-          attempt: 0,
-          callId: call.id,
-          toolName: call.name,
-          args: call.args,
-        });
+      emitToolStart(state, turn, call);
       const outcome = await execute(index);
       outcomes[index] = outcome;
       finishEvent(state, turn, call, outcome);
@@ -205,15 +197,7 @@ async function executeGroups<Deps>(
     }
     for (const index of group) {
       const call = calls[index] as ToolCall;
-      if (state.observed)
-        state.emit({
-          kind: 'tool_start',
-          turn,
-          attempt: 0,
-          callId: call.id,
-          toolName: call.name,
-          args: call.args,
-        });
+      emitToolStart(state, turn, call);
     }
     const settled = await Promise.all(group.map(execute));
     for (const [position, index] of group.entries()) {
@@ -225,8 +209,35 @@ async function executeGroups<Deps>(
   return outcomes;
 }
 
+/** The deadline of one execution: the tool's own timeout when set, else the agent's. */
+export function effectiveTimeout<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps>): number {
+  return tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout;
+}
+
 function eventBase(turn: number, call: ToolCall) {
   return { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
+}
+
+/** Emits `tool_start` for `call` (built only when the run is observed). */
+export function emitToolStart<Deps>(state: RunState<Deps>, turn: number, call: ToolCall): void {
+  if (state.observed) state.emit({ kind: 'tool_start', ...eventBase(turn, call) });
+}
+
+/** Counts one execution and emits its `tool_end` (built only when the run is observed). */
+export function recordToolEnd<Deps>(
+  state: RunState<Deps>,
+  turn: number,
+  call: ToolCall,
+  outcome: ToolOutcome,
+): void {
+  state.toolCalls++;
+  if (!state.observed) return;
+  const base = eventBase(turn, call);
+  state.emit(
+    outcome.ok
+      ? { kind: 'tool_end', ...base, result: outcome.text }
+      : { kind: 'tool_end', ...base, error: outcome.error },
+  );
 }
 
 function finishEvent<Deps>(
@@ -239,12 +250,5 @@ function finishEvent<Deps>(
     if (state.observed) state.emit({ kind: 'deferred', ...eventBase(turn, call) });
     return;
   }
-  state.toolCalls++;
-  if (!state.observed) return;
-  const base = eventBase(turn, call);
-  state.emit(
-    outcome.ok
-      ? { kind: 'tool_end', ...base, result: outcome.text }
-      : { kind: 'tool_end', ...base, error: outcome.error },
-  );
+  recordToolEnd(state, turn, call, outcome);
 }

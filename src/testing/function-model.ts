@@ -4,7 +4,7 @@ import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from '../mo
 import type { ModelRequest } from '../model/request';
 import type { ModelResponse } from '../model/response';
 import { cloneRequest, cloneResponse } from './deep-copy';
-import { RequestLog } from './request-log';
+import { RecordingModel } from './request-log';
 
 /** The body of a {@link FunctionModel}: computes one turn from the request. */
 export type ModelFunction = (
@@ -44,31 +44,13 @@ export async function emit(onDelta: DeltaHandler | null | undefined, delta: Delt
  * its response is returned as a deep copy. Every request is recorded as a deep copy. A call made
  * with an already-aborted signal rejects with `cancellationError(signal)` without being recorded.
  */
-export class FunctionModel implements Model {
-  /** The model's name; default `function`. */
-  readonly name: string;
+export class FunctionModel extends RecordingModel implements Model {
   private readonly fn: ModelFunction;
-  private readonly log = new RequestLog();
 
   /** Wraps `fn`. */
   constructor(fn: ModelFunction, options: FunctionModelOptions = {}) {
+    super(options.name ?? 'function');
     this.fn = fn;
-    this.name = options.name ?? 'function';
-  }
-
-  /** Deep copies of every request received, oldest first. */
-  get requests(): ModelRequest[] {
-    return this.log.requests;
-  }
-
-  /** A deep copy of the latest request, or `undefined` before the first call. */
-  get lastRequest(): ModelRequest | undefined {
-    return this.log.last;
-  }
-
-  /** How many calls the model received. */
-  get calls(): number {
-    return this.log.count;
   }
 
   /** Calls the function with a copy of the request. */
@@ -85,31 +67,13 @@ export class FunctionModel implements Model {
  * `generate` calls the same function with an `emit` that discards. Requests are recorded and
  * responses copied as in {@link FunctionModel}.
  */
-export class StreamFunctionModel implements StreamingModel {
-  /** The model's name; default `function`. */
-  readonly name: string;
+export class StreamFunctionModel extends RecordingModel implements StreamingModel {
   private readonly fn: StreamModelFunction;
-  private readonly log = new RequestLog();
 
   /** Wraps `fn`. */
   constructor(fn: StreamModelFunction, options: FunctionModelOptions = {}) {
+    super(options.name ?? 'function');
     this.fn = fn;
-    this.name = options.name ?? 'function';
-  }
-
-  /** Deep copies of every request received, oldest first. */
-  get requests(): ModelRequest[] {
-    return this.log.requests;
-  }
-
-  /** A deep copy of the latest request, or `undefined` before the first call. */
-  get lastRequest(): ModelRequest | undefined {
-    return this.log.last;
-  }
-
-  /** How many calls (`generate` and `stream`) the model received. */
-  get calls(): number {
-    return this.log.count;
   }
 
   /** Calls the function with an `emit` that discards every fragment. */

@@ -4,6 +4,7 @@
  */
 export type { ScriptedOutcome, ScriptedResponder, ScriptedModelOptions } from './scripted-model';
 export { ScriptedModel } from './scripted-model';
+export { RecordingModel } from './request-log';
 export type { ScriptedToolCall } from './responses';
 export { textResponse, toolCallResponse } from './responses';
 export type {

@@ -30,3 +30,33 @@ export class RequestLog {
     return this.recorded.length;
   }
 }
+
+/**
+ * The base of the recording test doubles: a name and the request log, with read accessors that
+ * hand out copies.
+ */
+export abstract class RecordingModel {
+  /** The model's name. */
+  readonly name: string;
+  /** @internal */
+  protected readonly log = new RequestLog();
+
+  protected constructor(name: string) {
+    this.name = name;
+  }
+
+  /** Deep copies of every request received, oldest first; mutating them changes nothing. */
+  get requests(): ModelRequest[] {
+    return this.log.requests;
+  }
+
+  /** A deep copy of the latest request, or `undefined` before the first call. */
+  get lastRequest(): ModelRequest | undefined {
+    return this.log.last;
+  }
+
+  /** How many calls the model received. */
+  get calls(): number {
+    return this.log.count;
+  }
+}

@@ -4,7 +4,7 @@ import type { ModelRequest } from '../model/request';
 import type { ModelResponse } from '../model/response';
 import { cloneRequest, cloneResponse } from './deep-copy';
 import { replayResponse, SCRIPTED_REPLAY } from './replay';
-import { RequestLog } from './request-log';
+import { RecordingModel } from './request-log';
 
 /**
  * Computes a scripted turn from the request. It receives a private deep copy of the request and
@@ -48,15 +48,12 @@ export interface ScriptedModelOptions {
  *   textResponse('You rolled a 4.'),
  * ]);
  */
-export class ScriptedModel implements StreamingModel {
-  /** The model's name; default `scripted`. */
-  readonly name: string;
+export class ScriptedModel extends RecordingModel implements StreamingModel {
   private readonly queue: ScriptedOutcome[] = [];
-  private readonly log = new RequestLog();
 
   /** Creates a model that will play `outcomes` in order. */
   constructor(outcomes: Iterable<ScriptedOutcome> = [], options: ScriptedModelOptions = {}) {
-    this.name = options.name ?? 'scripted';
+    super(options.name ?? 'scripted');
     this.push(...outcomes);
   }
 
@@ -71,21 +68,6 @@ export class ScriptedModel implements StreamingModel {
     });
     this.queue.push(...outcomes);
     return this;
-  }
-
-  /** Deep copies of every request received, oldest first; mutating them changes nothing. */
-  get requests(): ModelRequest[] {
-    return this.log.requests;
-  }
-
-  /** A deep copy of the latest request, or `undefined` before the first call. */
-  get lastRequest(): ModelRequest | undefined {
-    return this.log.last;
-  }
-
-  /** How many calls (`generate` and `stream`) the model received. */
-  get calls(): number {
-    return this.log.count;
   }
 
   /** How many outcomes are still queued. */

@@ -6,7 +6,7 @@ import type { ModelRequest, ToolSpec } from '../model/request';
 import type { ModelResponse } from '../model/response';
 import type { Usage } from '../model/usage';
 import { replayResponse, type ReplayStyle } from './replay';
-import { RequestLog } from './request-log';
+import { RecordingModel } from './request-log';
 import { sampleFromSchema, type SampleOptions } from './schema-sample';
 
 /** Options of a {@link TestModel}. */
@@ -48,36 +48,18 @@ export interface TestModelOptions {
  * wrapping the {@link SchemaSampleError}. Requests are recorded as deep copies, and an aborted
  * signal rejects with `cancellationError(signal)` as for {@link ScriptedModel}.
  */
-export class TestModel implements StreamingModel {
-  /** The model's name; default `test`. */
-  readonly name: string;
+export class TestModel extends RecordingModel implements StreamingModel {
   private readonly options: TestModelOptions;
-  private readonly log = new RequestLog();
   private nextId = 1;
 
   /** Creates a test model. */
   constructor(options: TestModelOptions = {}) {
+    super(options.name ?? 'test');
     const callTools = options.callTools;
     this.options = {
       ...options,
       ...(typeof callTools === 'object' && { callTools: [...callTools] }),
     };
-    this.name = options.name ?? 'test';
-  }
-
-  /** Deep copies of every request received, oldest first. */
-  get requests(): ModelRequest[] {
-    return this.log.requests;
-  }
-
-  /** A deep copy of the latest request, or `undefined` before the first call. */
-  get lastRequest(): ModelRequest | undefined {
-    return this.log.last;
-  }
-
-  /** How many calls (`generate` and `stream`) the model received. */
-  get calls(): number {
-    return this.log.count;
   }
 
   /** Computes the next turn from the request. */
