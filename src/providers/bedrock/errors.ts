@@ -6,7 +6,8 @@ import {
   ModelTransportError,
   StreamInterruptedError,
 } from '../../model/provider-errors';
-import { redact, retryAfterMs } from '../shared/http';
+import { redact } from '../shared/http';
+import { retryAfterMs } from '../shared/retry-after';
 import { PROVIDER } from './sdk';
 
 /**
