@@ -59,6 +59,8 @@ export {
   ModelTransportError,
   StreamInterruptedError,
   ModelProtocolError,
+  ModelRedirectError,
+  ResponseTooLargeError,
   ModelConfigError,
 } from './provider-errors';
 export { MAX_TIMEOUT_MS, timeoutProblem } from './timeouts';

@@ -72,3 +72,55 @@ export class ModelConfigError extends GolemError {
     return hasKind(value, 'ModelConfigError');
   }
 }
+
+/**
+ * A provider endpoint answered with a redirect Golem will not follow: to another origin (the
+ * request would carry the API key and the conversation there), or one that would change the
+ * method (301/302/303), or too many hops. Not retryable; `location` names where it pointed
+ * (credentials and query removed).
+ */
+export class ModelRedirectError extends GolemError {
+  readonly provider: string;
+  readonly retryable = false;
+  /** The HTTP status of the redirect. */
+  readonly status: number;
+  /** Where the redirect pointed, without userinfo or query string. */
+  readonly location: string;
+
+  constructor(provider: string, status: number, location: string, reason: string) {
+    super(
+      'ModelRedirectError',
+      `${provider}: refused to follow a ${status} redirect to ${location}: ${reason}`,
+    );
+    this.provider = provider;
+    this.status = status;
+    this.location = location;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is ModelRedirectError {
+    return hasKind(value, 'ModelRedirectError');
+  }
+}
+
+/** A provider's response body exceeded the adapter's byte cap; it was not buffered further. */
+export class ResponseTooLargeError extends GolemError {
+  readonly provider: string;
+  readonly retryable = false;
+  /** The cap in bytes that was exceeded. */
+  readonly limit: number;
+
+  constructor(provider: string, limit: number) {
+    super(
+      'ResponseTooLargeError',
+      `${provider}: the response body exceeded ${limit} bytes; raise the adapter's maxResponseBytes if this is expected`,
+    );
+    this.provider = provider;
+    this.limit = limit;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is ResponseTooLargeError {
+    return hasKind(value, 'ResponseTooLargeError');
+  }
+}

@@ -11,6 +11,11 @@ export interface Reply {
   chunks?: readonly (string | Uint8Array)[];
   /** Destroy the socket after the chunks instead of ending the response (a connection reset). */
   reset?: boolean;
+  /**
+   * Keep the response open after the body or chunks (never end it): a server that holds the
+   * connection. It is closed when the server closes.
+   */
+  hold?: boolean;
 }
 
 /** One request the server received. */
@@ -66,6 +71,11 @@ export async function startReplayServer(replies: readonly Reply[] = []): Promise
           res.socket?.destroy();
           return;
         }
+        if (reply.hold === true) {
+          if (reply.body !== undefined) res.write(reply.body);
+          else res.flushHeaders();
+          return;
+        }
         res.end(reply.body ?? '');
         return;
       }
@@ -99,5 +109,5 @@ async function writeChunks(res: import('node:http').ServerResponse, reply: Reply
     );
   }
   if (reply.reset === true) res.socket?.destroy();
-  else res.end();
+  else if (reply.hold !== true) res.end();
 }
