@@ -1,4 +1,4 @@
-import type { BedrockRuntimeClient, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { throwIfCancelled } from '../../model/cancellation';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
 import { ModelProtocolError } from '../../model/provider-errors';
@@ -6,14 +6,18 @@ import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
 import { classifyError, type CallPhase } from './errors';
 import { FrameGuard } from './frame-guard';
+import { CallScope } from '../shared/call-scope';
 import {
+  limitsOf,
   maxFrameBytesOf,
   resolveClient,
   settingsOf,
   validateOptions,
   type BedrockOptions,
+  type CallLimits,
 } from './options';
 import { toConverseInput, type RequestDefaults } from './request';
+import { ResponseGuard } from './response-guard';
 import { fromConverseOutput } from './response';
 import { PROVIDER, loadBedrockSdk, type BedrockSdk } from './sdk';
 import { StreamAssembler } from './stream';
@@ -35,6 +39,7 @@ export class BedrockModel implements StreamingModel {
   private readonly secrets: readonly string[];
   private readonly defaults: RequestDefaults;
   private readonly maxFrameBytes: number;
+  private readonly limits: CallLimits;
 
   constructor(options: BedrockOptions) {
     validateOptions(options);
@@ -46,6 +51,7 @@ export class BedrockModel implements StreamingModel {
     this.ownsClient = resolved.owned;
     this.secrets = resolved.secrets;
     this.maxFrameBytes = maxFrameBytesOf(options);
+    this.limits = limitsOf(options);
     this.defaults = {
       modelId: options.model,
       settings: settingsOf(options),
@@ -55,24 +61,30 @@ export class BedrockModel implements StreamingModel {
     };
   }
 
-  /** One Converse call. */
+  /** One Converse call, bounded by the adapter's timeout and response limits. */
   async generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {
     const { signal } = options;
     throwIfCancelled(signal);
     const command = new this.sdk.ConverseCommand(toConverseInput(request, this.defaults));
-    let output: ConverseCommandOutput;
-    try {
-      output = await this.client.send(command, { abortSignal: signal });
-    } catch (error) {
-      throw classifyError(error, { phase: 'request', signal, secrets: this.secrets });
-    }
+    const guard = this.responseGuard(command, false);
+    const scope = new CallScope({ provider: PROVIDER, timeout: this.limits.timeout, signal });
+    const output = await scope.run(async (callSignal) => {
+      try {
+        return await this.client.send(command, { abortSignal: callSignal });
+      } catch (error) {
+        if (guard.failure !== undefined) throw guard.failure;
+        if (callSignal.aborted) throw error; // the scope classifies its own aborts
+        throw classifyError(error, { phase: 'request', signal, secrets: this.secrets });
+      }
+    });
     return fromConverseOutput(output, this.modelId);
   }
 
   /**
    * One ConverseStream call: deltas are delivered in arrival order (an async handler is awaited
    * before reading on; its error stops the stream and is rethrown as is) and the assembled
-   * response is returned once the stream ends after `messageStop`.
+   * response is returned once `metadata` follows `messageStop` — without waiting for the server
+   * to close the connection — or the stream ends after `messageStop`.
    */
   async stream(
     request: ModelRequest,
@@ -82,47 +94,64 @@ export class BedrockModel implements StreamingModel {
     const { signal } = options;
     throwIfCancelled(signal);
     const command = new this.sdk.ConverseStreamCommand(toConverseInput(request, this.defaults));
-    const guard = new FrameGuard(this.maxFrameBytes);
+    const frames = new FrameGuard(this.maxFrameBytes);
     // Typed structurally (golem does not depend on @smithy/types); innermost deserialize step.
-    command.middlewareStack.add(guard.middleware as never, {
+    command.middlewareStack.add(frames.middleware as never, {
       step: 'deserialize',
       priority: 'low',
       name: 'golemBedrockFrameGuard',
     });
-    const controller = new AbortController();
-    const onAbort = (): void => {
-      controller.abort(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const guard = this.responseGuard(command, true);
     const assembler = new StreamAssembler(this.modelId);
     let handlerFailure: { error: unknown } | undefined;
-    let finished = false;
-    try {
-      const output = await this.client.send(command, { abortSignal: controller.signal });
-      if (output.stream === undefined)
-        throw new ModelProtocolError(PROVIDER, 'the ConverseStream response has no event stream');
-      for await (const event of output.stream) {
-        const delta = assembler.accept(event);
-        if (delta === undefined) continue;
+    const scope = new CallScope({ provider: PROVIDER, timeout: this.limits.timeout, signal });
+    await scope.run(
+      async (callSignal) => {
         try {
-          await onDelta(delta);
+          const output = await this.client.send(command, { abortSignal: callSignal });
+          if (output.stream === undefined)
+            throw new ModelProtocolError(
+              PROVIDER,
+              'the ConverseStream response has no event stream',
+            );
+          for await (const event of output.stream) {
+            const delta = assembler.accept(event);
+            if (delta !== undefined) {
+              try {
+                await onDelta(delta);
+              } catch (error) {
+                handlerFailure = { error };
+                throw error;
+              }
+            }
+            if (assembler.finished) break; // metadata after messageStop: nothing more to read
+          }
         } catch (error) {
-          handlerFailure = { error };
-          throw error;
+          if (handlerFailure !== undefined) throw handlerFailure.error;
+          if (guard.failure !== undefined) throw guard.failure;
+          if (frames.problem !== undefined) throw new ModelProtocolError(PROVIDER, frames.problem);
+          if (ModelProtocolError.is(error)) throw error;
+          if (callSignal.aborted) throw error;
+          const phase: CallPhase = frames.responded ? 'stream' : 'request';
+          throw classifyError(error, { phase, signal, secrets: this.secrets });
         }
-      }
-      finished = true;
-    } catch (error) {
-      if (handlerFailure !== undefined) throw handlerFailure.error;
-      if (guard.problem !== undefined) throw new ModelProtocolError(PROVIDER, guard.problem);
-      if (ModelProtocolError.is(error)) throw error;
-      const phase: CallPhase = guard.responded ? 'stream' : 'request';
-      throw classifyError(error, { phase, signal, secrets: this.secrets });
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      if (!finished) controller.abort();
-    }
+      },
+      (error) => handlerFailure?.error === error,
+    );
     return assembler.finish();
+  }
+
+  private responseGuard(
+    command: { middlewareStack: { add: (middleware: never, options: object) => void } },
+    streaming: boolean,
+  ): ResponseGuard {
+    const guard = new ResponseGuard({ ...this.limits, streaming, secrets: this.secrets });
+    command.middlewareStack.add(guard.middleware as never, {
+      step: 'deserialize',
+      priority: 'low',
+      name: 'golemBedrockResponseGuard',
+    });
+    return guard;
   }
 
   /** Releases the HTTP connections of a client the adapter built (not of one you passed in). */

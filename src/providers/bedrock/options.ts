@@ -3,6 +3,8 @@ import type {
   BedrockRuntimeClientConfig,
 } from '@aws-sdk/client-bedrock-runtime';
 import { ModelConfigError } from '../../model/provider-errors';
+import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { ModelSettings, ThinkingSettings } from '../../model/request';
 import { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
 import { PROVIDER, type BedrockSdk, type BedrockSdkLoader } from './sdk';
@@ -41,6 +43,15 @@ export interface BedrockOptions {
   additionalModelRequestFields?: Record<string, unknown>;
   /** Largest accepted event-stream frame in bytes; default 16 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Whole-call timeout in ms (request, response and stream); default 5 minutes; 0 disables it.
+   * Expiry is a retryable `ModelTransportError`, so `maxAttempts` and `FallbackModel` apply.
+   */
+  timeout?: number;
+  /** Largest accepted Converse (non-streaming) response body in bytes; default 32 MiB. */
+  maxResponseBytes?: number;
+  /** How long an error response's body may take to arrive, in ms; default 5 s. */
+  errorBodyTimeout?: number;
   /** Loads `@aws-sdk/client-bedrock-runtime`; default a lazy `require`. */
   loadSdk?: BedrockSdkLoader;
 }
@@ -77,7 +88,32 @@ export function validateOptions(options: BedrockOptions): void {
   const frame = options.maxFrameBytes;
   if (frame !== undefined && !(Number.isInteger(frame) && frame >= 16))
     fail(`maxFrameBytes must be an integer >= 16, got ${String(frame)}`);
+  for (const key of ['timeout', 'maxResponseBytes', 'errorBodyTimeout'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= MAX_TIMEOUT_MS))
+      fail(`${key} must be an integer between 0 and ${MAX_TIMEOUT_MS}, got ${String(value)}`);
+  }
+  if (options.maxResponseBytes === 0) fail('maxResponseBytes must be at least 1');
   validateSettings(settingsOf(options), 'options');
+}
+
+/** Default whole-call timeout: 5 minutes. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** The transport limits of a call, with defaults applied. */
+export interface CallLimits {
+  timeout: number;
+  maxResponseBytes: number;
+  errorBodyTimeout: number;
+}
+
+/** The configured transport limits. */
+export function limitsOf(options: BedrockOptions): CallLimits {
+  return {
+    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    errorBodyTimeout: options.errorBodyTimeout ?? DEFAULT_ERROR_BODY_TIMEOUT_MS,
+  };
 }
 
 /** The adapter-level tuning defaults (request settings override them field by field). */
