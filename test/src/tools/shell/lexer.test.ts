@@ -117,11 +117,9 @@ describe('tokenize', () => {
     ]);
   });
 
-  test('a trailing backslash is a literal backslash', () => {
-    const result = tokenize('a\\');
-    expect(result.ok && result.tokens.map((t) => (t.kind === 'word' ? t.text : ''))).toEqual([
-      'a\\',
-    ]);
+  test('a trailing backslash is refused (bash reads it differently after a quoted newline)', () => {
+    expect(tokenize('a\\').ok).toBe(false);
+    expect(tokenize("'\n'\\").ok).toBe(false);
   });
 
   test('never throws, whatever the input', () => {
