@@ -198,7 +198,8 @@ class Lexer {
     const next = this.line[this.at + 1];
     // bash keeps a trailing backslash literally on one line but drops it after a quoted newline
     // (it reads the rest as a continuation): ambiguous, so refused.
-    if (next === undefined) refuse('a trailing backslash is ambiguous; remove it or quote it');
+    if (next === undefined)
+      return refuse('a trailing backslash is ambiguous; remove it or quote it');
     this.at += 2;
     if (next === '\n') return; // line continuation
     checkControl(next);
