@@ -36,6 +36,10 @@ export interface AgentOptions {
   readonly deferredTools?: boolean;
   /** Whole-run deadline in ms. */
   readonly runTimeout?: number;
+  /** Deadline of each model call (its stream included) in ms; expiry is `TurnTimeoutError`. */
+  readonly turnTimeout?: number;
+  /** Longest wait in ms a provider may impose before a retry; default 60 000. */
+  readonly maxRetryWait?: number;
 }
 
 /** The option names `@Agent` accepts, for validation. */
@@ -53,4 +57,6 @@ export const AGENT_OPTION_NAMES: readonly (keyof AgentOptions)[] = Object.freeze
   'historyProcessor',
   'deferredTools',
   'runTimeout',
+  'turnTimeout',
+  'maxRetryWait',
 ]);

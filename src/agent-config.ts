@@ -28,6 +28,12 @@ export interface AgentConfig<Deps, Output> {
   maxAttempts?: number;
   /** Wait before retrying after the 1-based attempt failed; default 500 ms doubling, capped at 30 s. */
   retryBackoff?: Backoff;
+  /**
+   * Longest wait in ms a provider may impose before a retry (its `Retry-After`); default 60 000, at
+   * most `MAX_TIMEOUT_MS`. A provider asking for longer ends the retries with
+   * `RetryAfterTooLongError` instead of being retried early.
+   */
+  maxRetryWait?: number;
   /** Correction rounds a decoder may request with `ModelRetry`; default 0. */
   outputRetries?: number;
   /** Default correction budget per tool name; default 0. A tool's `maxRetries` overrides it. */
@@ -50,6 +56,11 @@ export interface AgentConfig<Deps, Output> {
   onEvent?: RunObserver;
   /** Whole-run deadline in ms; default none. */
   runTimeout?: number;
+  /**
+   * Deadline of each model call (one provider attempt, its whole stream included) in ms; default
+   * none. Expiry fails the attempt with the retryable `TurnTimeoutError`, so `maxAttempts` retries it.
+   */
+  turnTimeout?: number;
   /** How retry waits happen; inject one in tests so they never wait. */
   sleep?: Sleep;
   /**
@@ -74,6 +85,8 @@ export interface RunOptionsBase {
   observer?: RunObserver;
   /** Deadline for this run in ms. */
   timeout?: number;
+  /** Replaces the agent's `turnTimeout` for this run (ms; 0 = no turn deadline). */
+  turnTimeout?: number;
 }
 
 /** Run options; `deps` is required unless `Deps` admits `undefined`. */

@@ -3,7 +3,7 @@ import type { ToolSpec } from './model/request';
 import type { AgentConfig } from './agent-config';
 import { ConfigError } from './engine/errors';
 import type { EngineConfig } from './engine/run-config';
-import { defaultBackoff, timerSleep } from './engine/retry';
+import { DEFAULT_MAX_RETRY_WAIT_MS, defaultBackoff, timerSleep } from './engine/retry';
 import type { Tool } from './tool/tool';
 import { toolSpec } from './tool/tool';
 import { isArrayValue, isRecord } from './model/guards';
@@ -62,6 +62,8 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   if (config.historyProcessor !== undefined && typeof config.historyProcessor !== 'function')
     throw new ConfigError('Agent `historyProcessor` must be a function');
   timeout('runTimeout', config.runTimeout);
+  const turnTimeout = timeout('turnTimeout', config.turnTimeout);
+  const maxRetryWait = retryWait(config.maxRetryWait);
   const registered = registerTools(config.tools ?? []);
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
@@ -91,6 +93,8 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     maxAttempts,
     backoff: config.retryBackoff ?? defaultBackoff,
     sleep: config.sleep ?? timerSleep,
+    maxRetryWait,
+    turnTimeout,
     outputRetries,
     toolRetries,
     toolTimeout,
@@ -113,6 +117,16 @@ function timeout(field: string, value: number | undefined): number {
   const problem = timeoutProblem(value);
   if (problem !== undefined)
     throw new ConfigError(`Agent \`${field}\` ${problem} (0 = off), got ${String(value)}`);
+  return value;
+}
+
+function retryWait(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RETRY_WAIT_MS;
+  const problem = timeoutProblem(value);
+  if (problem !== undefined)
+    throw new ConfigError(
+      `Agent \`maxRetryWait\` ${problem} (0 = never wait for a provider), got ${String(value)}`,
+    );
   return value;
 }
 

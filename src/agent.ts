@@ -250,6 +250,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
       deadlines.push(timeout);
     }
+    const turnTimeout = options.turnTimeout ?? this.engine.turnTimeout;
+    const turnProblem = timeoutProblem(turnTimeout);
+    if (turnProblem !== undefined)
+      throw new RunInputError(`turnTimeout ${turnProblem}, got ${String(turnTimeout)}`);
     const { signal, release } = linkRunSignal(options.signal, deadlines);
     const observers = [this.onEvent, options.observer].filter(
       (o): o is RunObserver => o !== undefined,
@@ -261,6 +265,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       observers,
       settings: Object.keys(merged).length === 0 ? undefined : merged,
       onDelta,
+      turnTimeout,
       release,
     };
   }

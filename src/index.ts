@@ -108,18 +108,50 @@ export {
   timeoutProblem,
 } from './model/index';
 
-export type { Tool, ApprovalPolicy, ToolContext, ToolDefinition, DeferralKind } from './tool/index';
+export type {
+  Tool,
+  ApprovalPolicy,
+  ToolContext,
+  ToolDefinition,
+  ToolDefinitionBase,
+  JsonSchemaToolDefinition,
+  SchemaToolDefinition,
+  DeferralKind,
+  StandardSchemaV1,
+  StandardSchemaProps,
+  StandardSchemaOptions,
+  StandardSchemaTypes,
+  StandardSchemaResult,
+  StandardSchemaIssue,
+  StandardSchemaPathSegment,
+  InferSchemaInput,
+  InferSchemaOutput,
+} from './tool/index';
 export {
   toolSpec,
   defineTool,
   ToolDefinitionError,
+  ToolResultError,
+  renderToolResult,
   Deferred,
   requireApproval,
   deferExternal,
+  isStandardSchema,
+  StandardSchemaError,
+  jsonSchemaOf,
+  validateWithSchema,
+  issuesText,
 } from './tool/index';
 
-export type { OutputDecoder, DecodeContext, OutputValidator } from './output/index';
-export { decodeText, decodeJSON } from './output/index';
+export type {
+  OutputDecoder,
+  DecodeContext,
+  OutputValidator,
+  SchemaOutputOptions,
+  NativeSchemaOutput,
+  ToolSchemaOutput,
+} from './output/index';
+export { decodeText, decodeJSON, schemaOutput, DEFAULT_OUTPUT_TOOL_NAME } from './output/index';
 
 export type {
   RunStage,

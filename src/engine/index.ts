@@ -18,7 +18,10 @@ export { trimHistory } from './history-processor';
 export type { RunContext, Instructions, InstructionsFunction } from './instructions';
 export { repairHistory, unansweredCalls, historyFromPartial, INTERRUPTED_RESULT } from './repair';
 export type { Backoff, Sleep } from './retry';
-export { defaultBackoff, timerSleep } from './retry';
+export { defaultBackoff, timerSleep, DEFAULT_MAX_RETRY_WAIT_MS } from './retry';
+export type { RetryAfterTooLongInit } from './retry-after-error';
+export { RetryAfterTooLongError } from './retry-after-error';
+export { TurnTimeoutError } from './turn-deadline';
 export type { OutputToolConfig } from './run-config';
 export type { Result, CompletedResult, PausedResult, RunResult } from './result';
 export type {

@@ -8,13 +8,17 @@ import { AttemptsExhaustedError, ConfigError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { normaliseResponse } from './response';
-import { retryDelay } from './retry';
+import { planRetry } from './retry';
+import { RetryAfterTooLongError } from './retry-after-error';
+import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-deadline';
 
 /**
  * Calls the model for one turn and returns the normalised response. Non-streaming turns retry
- * retryable failures up to `maxAttempts` with backoff; streaming turns are single-attempt. Throws
- * the cause (the caller wraps it in a `model`-stage RunError); when the run's signal is aborted the
- * signal's cancellation error is thrown instead of the model's.
+ * retryable failures up to `maxAttempts` with backoff; streaming turns are single-attempt. Each
+ * call (stream included) is bounded by the turn deadline, whose expiry is a retryable
+ * `TurnTimeoutError`. A provider asking to wait longer than `maxRetryWait` ends the retries with
+ * `RetryAfterTooLongError`. Throws the cause (the caller wraps it in a `model`-stage RunError);
+ * when the run's signal is aborted the signal's cancellation error is thrown instead.
  */
 export async function modelTurn<Deps>(
   config: EngineConfig<Deps>,
@@ -28,13 +32,23 @@ export async function modelTurn<Deps>(
     if (state.observed) state.emit({ kind: 'model_start', turn, attempt });
     state.requests++;
     let response: ModelResponse;
+    const deadline = startTurnDeadline(
+      signal,
+      state.run.turnTimeout,
+      () => new TurnTimeoutError(config.model.name, state.run.turnTimeout, turn, attempt),
+    );
     try {
       const raw: unknown =
         onDelta === undefined
-          ? await config.model.generate(request, { signal })
-          : await streamTurn(config, state, request, onDelta, signal);
+          ? await config.model.generate(request, { signal: deadline.signal })
+          : await streamTurn(config, state, request, onDelta, deadline);
+      // A model that ignored its signal and answered late still timed out (as tools do).
+      const late = deadline.expired();
+      if (late !== undefined) throw late;
       response = normaliseResponse(raw, state.requests);
-    } catch (error) {
+    } catch (caught) {
+      deadline.release(); // before any retry wait
+      const error = deadline.expired() ?? caught;
       const cause = signal.aborted ? cancellationError(signal) : error;
       if (state.observed)
         state.emit({
@@ -47,11 +61,18 @@ export async function modelTurn<Deps>(
       if (signal.aborted) throw cause;
       if (attempt >= attempts || !isRetryable(error))
         throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
-      await config.sleep(
-        Math.max(0, retryDelay(config.backoff, attempt, retryAfterOf(error))),
-        signal,
-      );
+      const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
+      if (plan.refused !== undefined)
+        throw new RetryAfterTooLongError({
+          requested: plan.refused,
+          allowed: config.maxRetryWait,
+          attempts: attempt,
+          cause: error,
+        });
+      await config.sleep(plan.wait, signal);
       continue;
+    } finally {
+      deadline.release();
     }
     if (state.observed)
       state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
@@ -68,7 +89,7 @@ async function streamTurn<Deps>(
   state: RunState<Deps>,
   request: ModelRequest,
   onDelta: (delta: Delta) => void | Promise<void>,
-  signal: AbortSignal,
+  deadline: TurnDeadline,
 ): Promise<ModelResponse> {
   const model = config.model;
   if (!isStreamingModel(model))
@@ -77,14 +98,17 @@ async function streamTurn<Deps>(
     );
   let streamed = '';
   try {
-    return await model.stream(
+    const response = await model.stream(
       request,
       (delta) => {
         if (delta.content !== undefined) streamed += delta.content;
         return onDelta(delta);
       },
-      { signal },
+      { signal: deadline.signal },
     );
+    const late = deadline.expired();
+    if (late !== undefined) throw late;
+    return response;
   } catch (error) {
     if (streamed !== '') state.interrupted = { role: 'assistant', content: streamed };
     throw error;

@@ -28,6 +28,10 @@ export interface EngineConfig<Deps> {
   readonly maxAttempts: number;
   readonly backoff: Backoff;
   readonly sleep: Sleep;
+  /** Longest wait (ms) a provider may impose before a retry; longer requests end the retries. */
+  readonly maxRetryWait: number;
+  /** The agent's per-call model deadline in ms; 0 = none (a run may override it). */
+  readonly turnTimeout: number;
   readonly outputRetries: number;
   readonly toolRetries: number;
   readonly toolTimeout: number;
@@ -45,6 +49,8 @@ export interface RunSettings<Deps> {
   readonly settings: ModelSettings | undefined;
   /** Set for streaming runs. */
   readonly onDelta: DeltaHandler | undefined;
+  /** Deadline of each model call (stream included) in ms, the run's own or the agent's; 0 = none. */
+  readonly turnTimeout: number;
   /** Unlinks the run's signal from the caller's signal and deadlines; called when the run ends. */
   readonly release: () => void;
 }

@@ -1,6 +1,6 @@
 import { cancellationError } from './cancellation';
-import { GolemError, hasKind } from './error-base';
-import { isRetryable } from './errors';
+import { GolemError, describeError, hasKind } from './error-base';
+import { isRetryable, retryAfterOf } from './errors';
 import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from './model';
 import { isStreamingModel } from './model';
 import { isRecord } from './guards';
@@ -20,20 +20,35 @@ export interface FallbackOptions {
 export class FallbackExhaustedError extends GolemError {
   readonly errors: readonly unknown[];
   readonly retryable: boolean;
+  /**
+   * The longest wait (ms) any member asked for, or `undefined` when none did. A retry restarts
+   * the chain at the primary, so waiting this long never calls a member sooner than it asked.
+   */
+  readonly retryAfter: number | undefined;
 
   constructor(errors: readonly unknown[]) {
     const last = errors[errors.length - 1];
-    super('FallbackExhaustedError', last instanceof Error ? last.message : String(last), {
+    super('FallbackExhaustedError', describeError(last), {
       cause: last,
     });
     this.errors = errors;
     this.retryable = isRetryable(last);
+    this.retryAfter = longestWait(errors);
   }
 
   /** Brand check that works across package copies. */
   static is(value: unknown): value is FallbackExhaustedError {
     return hasKind(value, 'FallbackExhaustedError');
   }
+}
+
+function longestWait(errors: readonly unknown[]): number | undefined {
+  let longest: number | undefined;
+  for (const error of errors) {
+    const wait = retryAfterOf(error);
+    if (wait !== undefined && (longest === undefined || wait > longest)) longest = wait;
+  }
+  return longest;
 }
 
 /** The fallback chain is misconfigured (missing members, or a non-streaming member asked to stream). */

@@ -1,5 +1,6 @@
 import { ModelHTTPError } from '../../model/errors';
 import { isRecord } from '../../model/guards';
+import { requestedWaitMs } from '../../model/timeouts';
 import { StreamInterruptedError } from '../../model/provider-errors';
 import { redact, type ProviderErrorInfo } from '../shared/http';
 
@@ -24,7 +25,10 @@ export function parseGeminiError(body: unknown): ProviderErrorInfo {
   return info;
 }
 
-/** Milliseconds from a `google.rpc.RetryInfo` detail (`retryDelay: "34.4s"`), if any. */
+/**
+ * Milliseconds from a `google.rpc.RetryInfo` detail (`retryDelay: "34.4s"`), if any: rounded up,
+ * saturated at `MAX_TIMEOUT_MS` ("at least that long"), `undefined` for a malformed delay.
+ */
 export function retryInfoMs(body: unknown): number | undefined {
   const details = errorObject(body)?.details;
   if (!Array.isArray(details)) return undefined;
@@ -33,7 +37,7 @@ export function retryInfoMs(body: unknown): number | undefined {
     if (!detail['@type'].endsWith('google.rpc.RetryInfo')) continue;
     const delay = detail.retryDelay;
     if (typeof delay === 'string' && /^\d+(\.\d+)?s$/.test(delay))
-      return Math.round(Number(delay.slice(0, -1)) * 1000);
+      return requestedWaitMs(Number(delay.slice(0, -1)) * 1000);
   }
   return undefined;
 }
@@ -85,7 +89,7 @@ export function streamErrorFrame(
     status,
     provider,
     message,
-    code: info.code,
+    code: info.code === undefined ? undefined : redact(info.code, secrets),
     retryAfter: retryInfoMs(payload),
     body,
   });
