@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../src/model/error-base';
+import { GolemError, describeError, hasKind } from '../src/model/error-base';
 
 /**
  * Why the container could not give you an agent or a model:
@@ -11,7 +11,9 @@ import { GolemError, hasKind } from '../src/model/error-base';
  *   Promise or a non-model, a class was given instead of an instance);
  * - `model-failed`: building a bound model failed (the model string could not be resolved, the
  *   factory threw); `cause` is the original error;
- * - `invalid-options`: the options given to a container function are invalid.
+ * - `invalid-options`: the options given to a container function are invalid;
+ * - `teardown-failed`: unbinding a request scope failed (a `@preDestroy` or deactivation hook
+ *   threw); always a {@link ScopeTeardownError}.
  */
 export type ContainerErrorReason =
   | 'not-an-agent'
@@ -19,7 +21,8 @@ export type ContainerErrorReason =
   | 'unbound-model'
   | 'invalid-model'
   | 'model-failed'
-  | 'invalid-options';
+  | 'invalid-options'
+  | 'teardown-failed';
 
 /** Details of a {@link ContainerError}. */
 export interface ContainerErrorInit {
@@ -54,6 +57,63 @@ export class ContainerError extends GolemError {
   /** Brand check that works across package copies. */
   static is(value: unknown): value is ContainerError {
     return hasKind(value, 'ContainerError');
+  }
+}
+
+/**
+ * Tearing down a request scope failed: one or more `@preDestroy` / deactivation hooks threw.
+ * `failures` lists every failure in teardown order; `cause` is the only one, or an
+ * `AggregateError` of them all. When the work inside the scope completed, `runInScope` rejects
+ * with this error and `result` carries what the work returned (`completed` is true), so nothing it
+ * produced is lost. When the work failed, its own error is what rejects and this error is attached
+ * to it as `suppressed` (see `runInScope`).
+ */
+export class ScopeTeardownError extends ContainerError {
+  /** Every teardown failure, in teardown order. */
+  readonly failures: readonly unknown[];
+  /** Whether the work inside the scope completed before the teardown failed. */
+  readonly completed: boolean;
+  /** What the work returned, when it completed; `undefined` otherwise. */
+  readonly result: unknown;
+
+  constructor(
+    agent: string,
+    failures: readonly unknown[],
+    outcome: { completed: boolean; result?: unknown },
+  ) {
+    const first = describeError(failures[0]);
+    const count = failures.length === 1 ? 'a teardown hook' : `${failures.length} teardown hooks`;
+    super(
+      `${agent}: request scope teardown failed: ${count} threw (first: ${first}); ` +
+        (outcome.completed
+          ? 'the run completed and its result is on `result`; '
+          : 'the run had already failed and its error is what was thrown; ') +
+        'make the @preDestroy and deactivation hooks of request-scoped services handle their own failures',
+      {
+        reason: 'teardown-failed',
+        agent,
+        cause:
+          failures.length === 1
+            ? failures[0]
+            : new AggregateError(
+                failures,
+                `${failures.length} request scope teardown hooks failed`,
+              ),
+      },
+    );
+    this.failures = failures;
+    this.completed = outcome.completed;
+    this.result = outcome.result;
+  }
+
+  /** Brand check that works across package copies. */
+  static override is(value: unknown): value is ScopeTeardownError {
+    if (!ContainerError.is(value)) return false;
+    try {
+      return value.reason === 'teardown-failed';
+    } catch {
+      return false; // a forged brand on a hostile object
+    }
   }
 }
 

@@ -26,6 +26,6 @@ export type { AgentResolver } from './resolve-agent';
 export { overrideModel, withModelOverrides } from './overrides';
 export type { OverrideTarget } from './overrides';
 export { createRequestScope, runInScope } from './request-scope';
-export type { ScopeSetup } from './request-scope';
-export { ContainerError } from './errors';
+export type { ScopeSetup, RunInScopeOptions } from './request-scope';
+export { ContainerError, ScopeTeardownError } from './errors';
 export type { ContainerErrorReason, ContainerErrorInit } from './errors';

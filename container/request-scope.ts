@@ -1,7 +1,28 @@
-import { Container } from 'inversify';
+import { Container, type BindToFluentSyntax, type ServiceIdentifier } from 'inversify';
 import { AGENT_REGISTRATIONS, bindInstance, type AgentRegistration } from './bind-agent';
+import { ScopeTeardownError, nameOf } from './errors';
 import { resolveAgent } from './resolve-agent';
 import type { AgentClass, ResolvedAgent } from './tokens';
+
+/** A child container remembering the services bound in it, so it can be torn down one by one. */
+class RequestScope extends Container {
+  readonly boundHere: ServiceIdentifier[] = [];
+
+  override bind<T>(serviceIdentifier: ServiceIdentifier<T>): BindToFluentSyntax<T> {
+    this.boundHere.push(serviceIdentifier);
+    return super.bind(serviceIdentifier);
+  }
+
+  override rebind<T>(serviceIdentifier: ServiceIdentifier<T>): BindToFluentSyntax<T> {
+    this.boundHere.push(serviceIdentifier);
+    return super.rebind(serviceIdentifier);
+  }
+
+  override rebindAsync<T>(serviceIdentifier: ServiceIdentifier<T>): Promise<BindToFluentSyntax<T>> {
+    this.boundHere.push(serviceIdentifier);
+    return super.rebindAsync(serviceIdentifier);
+  }
+}
 
 /** Binds the request's own values in a scope: `(scope) => scope.bind(USER).toConstantValue(u)`. */
 export type ScopeSetup = (scope: Container) => void;
@@ -23,7 +44,11 @@ export type ScopeSetup = (scope: Container) => void;
  * ```
  */
 export function createRequestScope(container: Container, setup?: ScopeSetup): Container {
-  const scope = new Container({ parent: container });
+  return newRequestScope(container, setup);
+}
+
+function newRequestScope(container: Container, setup?: ScopeSetup): RequestScope {
+  const scope = new RequestScope({ parent: container });
   const registrations = container.getAll<AgentRegistration>(AGENT_REGISTRATIONS, {
     chained: true,
     optional: true,
@@ -38,10 +63,30 @@ export function createRequestScope(container: Container, setup?: ScopeSetup): Co
   return scope;
 }
 
+/** Options of {@link runInScope}. */
+export interface RunInScopeOptions {
+  /**
+   * Receives the {@link ScopeTeardownError} whenever tearing the scope down fails — whether it is
+   * what `runInScope` rejects with (the run completed) or is attached to the run's own error (the
+   * run failed). For logging; an exception it throws is ignored.
+   */
+  onTeardownError?: (error: ScopeTeardownError) => void;
+}
+
 /**
  * Runs `run` with the agent `target` resolved from a fresh request scope (see
- * {@link createRequestScope}), then unbinds the scope (running its `@preDestroy` and
- * deactivation hooks, e.g. closing a request's transaction), even when `run` throws.
+ * {@link createRequestScope}), then unbinds the scope, running its `@preDestroy` and deactivation
+ * hooks (e.g. closing a request's transaction), even when `run` throws. Services bound in the
+ * scope are unbound one at a time, in binding order, so a hook that throws does not stop the
+ * others.
+ *
+ * When a hook fails, the run's own outcome keeps precedence:
+ * - the run failed: its error is what rejects, unchanged (`RunError.is` and identity hold); the
+ *   {@link ScopeTeardownError} is attached to it as a non-enumerable `suppressed` property (when
+ *   the error is an object that accepts one) and passed to `options.onTeardownError`;
+ * - the run completed: `runInScope` rejects with the {@link ScopeTeardownError}, whose `result` is
+ *   what `run` returned — a request whose cleanup failed (a transaction that did not commit) must
+ *   not look successful, and nothing the run produced is lost.
  *
  * ```ts
  * const result = await runInScope(
@@ -57,11 +102,67 @@ export async function runInScope<C extends AgentClass, R>(
   target: C,
   setup: ScopeSetup | undefined,
   run: (agent: ResolvedAgent<C>, scope: Container) => R | Promise<R>,
+  options: RunInScopeOptions = {},
 ): Promise<R> {
-  const scope = createRequestScope(container, setup);
+  const scope = newRequestScope(container, setup);
+  let outcome: { completed: true; result: R } | { completed: false; error: unknown };
   try {
-    return await run(resolveAgent(scope, target), scope);
-  } finally {
+    outcome = { completed: true, result: await run(resolveAgent(scope, target), scope) };
+  } catch (error) {
+    outcome = { completed: false, error };
+  }
+  const failures = await teardown(scope);
+  if (failures.length > 0) {
+    const teardownError = new ScopeTeardownError(nameOf(target), failures, outcome);
+    try {
+      options.onTeardownError?.(teardownError);
+    } catch {
+      // A reporting callback never changes the outcome.
+    }
+    if (outcome.completed) throw teardownError;
+    attachSuppressed(outcome.error, teardownError);
+  }
+  if (!outcome.completed) throw outcome.error;
+  return outcome.result;
+}
+
+/**
+ * Unbinds what was bound in `scope`, service by service, collecting every failure. The final sweep
+ * (bindings made through container modules or with constraints) runs only when nothing failed, so
+ * no hook runs twice.
+ */
+async function teardown(scope: RequestScope): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  for (const id of new Set(scope.boundHere)) {
+    try {
+      // Only this scope's own bindings: unbinding an id bound only in the parent would deactivate
+      // the parent's instances.
+      if (scope.isCurrentBound(id)) await scope.unbindAsync(id);
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) return failures;
+  try {
     await scope.unbindAllAsync();
+  } catch (error) {
+    failures.push(error);
+  }
+  return failures;
+}
+
+/** Attaches `suppressed` to the run's error when it accepts a property; never throws. */
+function attachSuppressed(error: unknown, suppressed: ScopeTeardownError): void {
+  if ((typeof error !== 'object' || error === null) && typeof error !== 'function') return;
+  try {
+    if (Object.prototype.hasOwnProperty.call(error, 'suppressed')) return;
+    Object.defineProperty(error, 'suppressed', {
+      value: suppressed,
+      configurable: true,
+      writable: true,
+      enumerable: false,
+    });
+  } catch {
+    // Frozen, sealed or a hostile proxy: `onTeardownError` still reports the failure.
   }
 }

@@ -1,5 +1,6 @@
 import type { Delta } from '../model/delta';
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, describeError, hasKind } from '../model/error-base';
+import { isErrorValue } from '../model/safe-inspect';
 
 /** The consumer of a streaming run stopped iterating; the run ends at the `model` stage. */
 export class StreamAbandonedError extends GolemError {
@@ -62,7 +63,7 @@ export class DeltaQueue implements AsyncIterable<Delta> {
       },
       throw: (error: unknown) => {
         this.abandon();
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        return Promise.reject(isErrorValue(error) ? error : new Error(describeError(error)));
       },
     };
   }

@@ -7,8 +7,8 @@ import { runLoop } from './loop';
 import type { Result } from './result';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
-import { outputRejectedText, outputToolRejectedText, reasonText, RESULT_RECORDED } from './texts';
-import { findModelRetry } from './tool-batch';
+import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
+import { findModelRetry, retryReason } from './tool-batch';
 
 /**
  * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
@@ -38,7 +38,7 @@ export async function executeRun<Deps, Output>(
       if (state.observed)
         state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
       state.messages.push(
-        rejection(end.kind === 'output' ? end.call : undefined, reasonText(retry.reason)),
+        rejection(end.kind === 'output' ? end.call : undefined, retryReason(retry)),
       );
       continue;
     }

@@ -1,5 +1,6 @@
 import { findError } from '../model/error-chain';
 import { ModelRetry } from '../model/errors';
+import { safeGet } from '../model/safe-inspect';
 import type { Message, ToolCall } from '../model/message';
 import { Deferred } from '../tool/errors';
 import type { Tool } from '../tool/tool';
@@ -27,6 +28,15 @@ export interface BatchResult {
 export function findModelRetry(error: unknown): ModelRetry | undefined {
   if (RunError.is(error)) return undefined;
   return findError(error, (e) => ModelRetry.is(e), { stopAt: (e) => RunError.is(e) });
+}
+
+/**
+ * The model-facing reason of a found rejection. Read defensively: a proxied or altered ModelRetry
+ * whose `reason` cannot be read gives "(no reason)" instead of failing the run with the read error.
+ */
+export function retryReason(retry: ModelRetry): string {
+  const reason = safeGet(retry, 'reason');
+  return reasonText(typeof reason === 'string' ? reason : '');
 }
 
 /**
@@ -75,14 +85,16 @@ export async function runBatch<Deps>(
         completedResults(messages, calls, outcomes, index),
       );
     }
-    if (deferred !== undefined && ['approval', 'external'].includes(deferred.deferral)) {
+    const deferral = safeGet(deferred, 'deferral');
+    if (deferred !== undefined && (deferral === 'approval' || deferral === 'external')) {
+      const reason = safeGet(deferred, 'reason');
       const entry: PendingToolCall = {
         callId: call.id,
         toolName: call.name,
         args: call.args,
-        reason: deferred.reason,
+        reason: typeof reason === 'string' ? reason : '',
       };
-      (deferred.deferral === 'approval' ? pending.approvals : pending.external).push(entry);
+      (deferral === 'approval' ? pending.approvals : pending.external).push(entry);
       continue;
     }
     const used = corrections.get(call.name) ?? 0;
@@ -91,7 +103,7 @@ export async function runBatch<Deps>(
       corrections.set(call.name, used + 1);
       messages.push({
         role: 'tool',
-        content: toolRejectedText(reasonText(retry.reason)),
+        content: toolRejectedText(retryReason(retry)),
         toolCallId: call.id,
         toolName: call.name,
       });

@@ -1,5 +1,6 @@
 import { GolemError, hasKind } from './error-base';
 import { errorChain } from './error-chain';
+import { safeGet } from './safe-inspect';
 
 /** The run (or a call) was cancelled through its `AbortSignal`. `cause` is the signal's reason. */
 export class CancelledError extends GolemError {
@@ -25,8 +26,9 @@ export class DeadlineExceededError extends GolemError {
   }
 }
 
+/** Whether `value` is an object whose `name` is `name` (an unreadable name is not). */
 function isNamed(value: unknown, name: string): boolean {
-  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === name;
+  return typeof value === 'object' && value !== null && safeGet(value, 'name') === name;
 }
 
 /** Whether the chain of `error` contains a cancellation or a deadline (ours or a DOM abort). */

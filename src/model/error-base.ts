@@ -1,3 +1,5 @@
+import { describeError, safeGet, showValue } from './safe-inspect';
+
 /** Brand key shared by every copy of this package (a `Symbol.for` registry symbol). */
 const BRAND = Symbol.for('golem.error.kind');
 
@@ -22,10 +24,10 @@ export class GolemError extends Error {
   }
 }
 
-/** The brand of a Golem error, or `undefined` for anything else. */
+/** The brand of a Golem error, or `undefined` for anything else; never throws. */
 export function brandOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const brand = (value as Record<symbol, unknown>)[BRAND];
+  const brand = safeGet(value, BRAND);
   return typeof brand === 'string' ? brand : undefined;
 }
 
@@ -34,19 +36,4 @@ export function hasKind(value: unknown, kind: string): boolean {
   return brandOf(value) === kind;
 }
 
-/** Text of an unknown thrown value, for messages. */
-export function describeError(value: unknown): string {
-  if (value instanceof Error) return value.message;
-  if (typeof value === 'string') return value;
-  return showValue(value);
-}
-
-/** JSON text of a value for messages, falling back to its type when it has none. */
-export function showValue(value: unknown): string {
-  try {
-    const text: unknown = JSON.stringify(value);
-    return typeof text === 'string' ? text : typeof value;
-  } catch {
-    return typeof value;
-  }
-}
+export { describeError, showValue };

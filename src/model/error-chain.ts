@@ -1,7 +1,11 @@
+import { safeArray, safeGet, safeHas, safeInstanceOf } from './safe-inspect';
+
 /**
  * Every error reachable from `error`, pre-order: the error itself, then the members of an
  * `AggregateError`, then its `cause`. Cycles are visited once. `stopAt` marks errors (other than
- * the first) whose causes are not descended into.
+ * the first) whose causes are not descended into. Never throws: a member list or `cause` that
+ * cannot be read (a throwing getter, a revoked proxy) is not descended into, but the value itself
+ * is still yielded.
  */
 export function* errorChain(
   error: unknown,
@@ -14,11 +18,12 @@ export function* errorChain(
     if (current === undefined || current === null || seen.has(current)) continue;
     seen.add(current);
     yield current;
-    if (typeof current !== 'object' || (current !== error && options.stopAt?.(current) === true))
-      continue;
+    if (typeof current !== 'object') continue;
+    if (current !== error && options.stopAt?.(current) === true) continue;
     const children: unknown[] = [];
-    if (current instanceof AggregateError) children.push(...(current.errors as unknown[]));
-    if ('cause' in current) children.push((current as { cause?: unknown }).cause);
+    if (safeInstanceOf(current, AggregateError))
+      children.push(...safeArray(safeGet(current, 'errors')));
+    if (safeHas(current, 'cause')) children.push(safeGet(current, 'cause'));
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }

@@ -1,6 +1,7 @@
 import { GolemError, describeError, hasKind } from './error-base';
 import { isCancellation } from './cancellation';
 import { errorChain } from './error-chain';
+import { safeGet } from './safe-inspect';
 
 /**
  * A correctable rejection: thrown by a tool or an output decoder, it is fed back to the model
@@ -99,26 +100,27 @@ export class ModelResponseError extends GolemError {
 /**
  * Retry classification (spec §11.1): a cancellation anywhere in the chain → false; otherwise the
  * first error exposing a boolean `retryable` decides; a ModelRetry is a hard stop; else false.
+ * Never throws: an unreadable `retryable` (a throwing getter, a revoked proxy) says nothing.
  */
 export function isRetryable(error: unknown): boolean {
   if (error === undefined || error === null || isCancellation(error)) return false;
   for (const e of errorChain(error)) {
     if (ModelRetry.is(e)) return false;
-    if (
-      typeof e === 'object' &&
-      e !== null &&
-      typeof (e as { retryable?: unknown }).retryable === 'boolean'
-    ) {
-      return (e as { retryable: boolean }).retryable;
-    }
+    if (typeof e !== 'object' || e === null) continue;
+    const retryable = safeGet(e, 'retryable');
+    if (typeof retryable === 'boolean') return retryable;
   }
   return false;
 }
 
-/** The milliseconds a provider asked to wait before retrying, from the first error that says. */
+/**
+ * The milliseconds a provider asked to wait before retrying, from the first error that says.
+ * Never throws: an unreadable `retryAfter` says nothing.
+ */
 export function retryAfterOf(error: unknown): number | undefined {
   for (const e of errorChain(error)) {
-    const after = (e as { retryAfter?: unknown } | null)?.retryAfter;
+    if (typeof e !== 'object' || e === null) continue;
+    const after = safeGet(e, 'retryAfter');
     if (typeof after === 'number' && Number.isFinite(after) && after >= 0) return after;
   }
   return undefined;
