@@ -5,6 +5,7 @@ import { freezeSchema } from '../schema/canonical';
 import { compileDto } from '../schema/dto-schema';
 import { describeType, isDtoCandidate, isNoArgs } from '../schema/dto-model';
 import { validationMetadataOf } from '../schema/metadata-sources';
+import { shapePlanOf } from '../validation/shape-plan';
 import { toValidInstance } from '../validation/validate-dto';
 import type { OutputDefinitionInfo } from './definition';
 
@@ -58,6 +59,7 @@ export function compileOutput(ctor: object): OutputDefinitionInfo | undefined {
     throw fail('@Output description is not a string', 'pass text');
   }
   const compiled = compileDto(dto, `the output of ${className}`);
+  shapePlanOf(compiled.closure, `the output of ${className}`); // arity mistakes are definition errors
   const base = options.schema ?? compiled.schema;
   if (typeof base !== 'object' || Array.isArray(base)) {
     throw fail('@Output schema is not a JSON Schema object', 'pass the schema object');

@@ -5,6 +5,7 @@ import { classChain, METADATA_KEYS, readOwn, type ToolRecord } from '../metadata
 import { snakeCase, TOOL_NAME } from '../naming';
 import { compileDto } from '../schema/dto-schema';
 import { isNoArgs } from '../schema/dto-model';
+import { shapePlanOf } from '../validation/shape-plan';
 import { toValidInstance } from '../validation/validate-dto';
 import type { ToolDefinitionInfo } from './definition';
 import { methodOf } from './member';
@@ -79,7 +80,9 @@ function compileTool({ record, owner }: Declared): ToolDefinitionInfo {
     );
   }
   const args = toolArgsOf(owner, member, method, options.args);
-  const compiled = compileDto(args, `the arguments of ${className}.${memberName(member)}`);
+  const usedBy = `the arguments of ${className}.${memberName(member)}`;
+  const compiled = compileDto(args, usedBy);
+  shapePlanOf(compiled.closure, usedBy); // arity mistakes are definition errors
   const schema = options.schema ?? compiled.schema;
   const parse = (value: unknown): object => toValidInstance(compiled, value, 'the arguments');
   const checked = checkWithEngine(where, {

@@ -95,6 +95,7 @@ export function canonicalObject(model: DtoModel, generated: Node): Node {
 function canonicalProperty(model: DtoModel, name: string, fragment: Node): Node {
   const property = model.properties.get(name);
   let out = normalise(fragment);
+  if (property?.designType === Map && out.type === 'array') out = mapOf(out);
   if (!hasAny(out, TYPED) && property !== undefined) {
     const designed =
       property.designType === Array ? { type: 'array' } : primitiveSchema(property.designType);
@@ -106,6 +107,15 @@ function canonicalProperty(model: DtoModel, name: string, fragment: Node): Node 
   const fallback = model.defaults.get(name);
   if (fallback !== undefined && !('default' in out)) out.default = fallback;
   return ordered(out);
+}
+
+/**
+ * A `Map` property validated with `{ each: true }` but without `@Type`: the generator describes
+ * it as an array, but class-transformer reads a `Map` from a JSON object.
+ */
+function mapOf(schema: Node): Node {
+  const { items, minItems: _min, maxItems: _max, uniqueItems: _unique, ...rest } = schema;
+  return { ...rest, type: 'object', additionalProperties: isNode(items) ? items : {} };
 }
 
 /** Cleans one fragment and its sub-schemas: `not null` removed, formats, inferred types. */

@@ -4,29 +4,47 @@ import type { ValidationError } from 'class-validator';
 export const MAX_PROBLEMS = 10;
 const MAX_MESSAGE = 200;
 
+/** One problem with a value: where (`days[0].high`, `''` for the value itself) and what. */
+export interface Problem {
+  readonly path: string;
+  readonly message: string;
+}
+
 /**
- * class-validator's error tree as `path: message` lines for the model: `city: must be a string`,
+ * class-validator's error tree as problems for the model: `city: must be a string`,
  * `days[0].high: must be an integer`, `extra: is not an allowed property`.
  */
-export function problemsOf(errors: readonly ValidationError[], path = ''): string[] {
-  const lines: string[] = [];
+export function problemsOf(errors: readonly ValidationError[], path = ''): Problem[] {
+  const problems: Problem[] = [];
   for (const error of errors) {
     const here = join(path, error.property);
     for (const [name, message] of relevant(error.constraints ?? {})) {
-      lines.push(`${here}: ${clip(rephrase(name, message, error.property))}`);
+      problems.push({ path: here, message: clip(rephrase(name, message, error.property)) });
     }
     if (error.children !== undefined && error.children.length > 0) {
-      lines.push(...problemsOf(error.children, here));
+      problems.push(...problemsOf(error.children, here));
     }
   }
-  return lines;
+  return problems;
 }
 
-/** The rejection reason: problems joined by `; `, at most {@link MAX_PROBLEMS} of them. */
-export function reasonOf(problems: readonly string[]): string {
-  const shown = problems.slice(0, MAX_PROBLEMS).join('; ');
+/**
+ * The rejection reason: `path: message` lines joined by `; `, at most {@link MAX_PROBLEMS} of
+ * them.
+ */
+export function reasonOf(problems: readonly Problem[]): string {
+  const lines = problems
+    .slice(0, MAX_PROBLEMS)
+    .map(({ path, message }) => (path === '' ? message : `${path}: ${message}`));
   const more = problems.length - MAX_PROBLEMS;
-  return more > 0 ? `${shown}; and ${more} more` : shown;
+  return more > 0 ? `${lines.join('; ')}; and ${more} more` : lines.join('; ');
+}
+
+/** Whether `path` is `ancestor` or lies inside it (`a` covers `a`, `a.b` and `a[0]`). */
+export function isWithin(path: string, ancestor: string): boolean {
+  if (!path.startsWith(ancestor)) return false;
+  const next = path.charAt(ancestor.length);
+  return next === '' || next === '.' || next === '[' || ancestor === '';
 }
 
 /**
@@ -55,9 +73,18 @@ function relevant(constraints: Record<string, string>): Array<[string, string]> 
   return kind === undefined ? entries : [kind];
 }
 
-function join(path: string, property: string): string {
-  if (path === '') return property;
-  return /^\d+$/.test(property) ? `${path}[${property}]` : `${path}.${property}`;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const MAX_KEY = 40;
+
+/**
+ * The path of `key` inside `path`: `[3]` for indices, `a.b` for identifiers, `a["any key"]`
+ * (quoted, clipped to 40 characters) for other keys, so a hostile key cannot bloat a message.
+ */
+export function join(path: string, key: string): string {
+  if (/^\d+$/.test(key)) return `${path}[${key}]`;
+  if (IDENTIFIER.test(key) && key.length <= MAX_KEY) return path === '' ? key : `${path}.${key}`;
+  const shown = key.length > MAX_KEY ? `${key.slice(0, MAX_KEY - 1)}…` : key;
+  return `${path}[${JSON.stringify(shown)}]`;
 }
 
 function rephrase(name: string, message: string, property: string): string {

@@ -6,9 +6,11 @@ import { ModelRetry } from '../../src/index';
 import { compileDto, type CompiledDto } from '../schema/dto-schema';
 import { isNoArgs } from '../schema/dto-model';
 import { classNameOf } from '../errors';
-import { problemsOf, reasonOf } from './error-messages';
+import { fillContainers } from './containers';
+import { isWithin, problemsOf, reasonOf } from './error-messages';
 import { guardInput } from './input-guard';
 import { prepareInput } from './prepare-input';
+import { shapePlanOf } from './shape-plan';
 
 /** class-transformer options: no implicit conversion (`"3"` is not `3`), no unset fields. */
 export const TRANSFORM_OPTIONS: ClassTransformOptions = Object.freeze({
@@ -32,17 +34,25 @@ export const VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
 /**
  * Turns an untrusted value (parsed JSON) into a validated instance of a compiled DTO, or throws
  * `ModelRetry` with a concise `path: message; …` list. `subject` names what was expected
- * ("the arguments", "the output").
+ * ("the arguments", "the output"). The instance has the shape its class declares: every nested
+ * DTO, array, `Set` and `Map` where the TypeScript type puts one, and nothing else.
  */
 export function toValidInstance(compiled: CompiledDto, value: unknown, subject: string): object {
-  const guarded = guardInput(value, subject);
   const dto = compiled.closure.root.dto;
-  const prepared = prepareInput(compiled.closure, guarded);
+  const plan = shapePlanOf(compiled.closure, `validation against ${classNameOf(dto)}`);
+  const guarded = guardInput(value, subject);
+  const prepared = prepareInput(plan, guarded);
   if (prepared.problems.length > 0) throw new ModelRetry(reasonOf(prepared.problems));
   if (isNoArgs(dto)) return new dto();
   const instance = plainToInstance(dto, prepared.value, TRANSFORM_OPTIONS);
-  const errors = validateSync(instance, VALIDATOR_OPTIONS);
-  if (errors.length > 0) throw new ModelRetry(reasonOf(problemsOf(errors)));
+  if (plan.hasContainers) fillContainers(plan.root, instance);
+  const reported = problemsOf(validateSync(instance, VALIDATOR_OPTIONS));
+  const unreported = prepared.deferred.filter(
+    (problem) => !reported.some((known) => isWithin(problem.path, known.path)),
+  );
+  if (reported.length > 0 || unreported.length > 0) {
+    throw new ModelRetry(reasonOf([...reported, ...unreported]));
+  }
   return instance;
 }
 

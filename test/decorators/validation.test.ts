@@ -73,7 +73,7 @@ describe('validateDto', () => {
 
   test('a nested value that is not an object must be an object', () => {
     expect(reasonOf(() => validateDto(Wrapper, { inner: 'Lagos' }))).toBe(
-      'inner: must be an object',
+      'inner: expected an object, got a string',
     );
   });
 
