@@ -4,13 +4,15 @@ import type { ModelResponse } from '../model/response';
 import type { ThinkingBlock } from '../model/thinking';
 import type { Usage } from '../model/usage';
 import { isRecord } from '../model/guards';
+import { escapeLoneSurrogates } from '../model/lone-surrogates';
 import { showValue } from '../model/error-base';
 
 /**
  * Validates and normalises what a model returned, without mutating it: the role defaults to
  * assistant, missing call ids get deterministic ids (`golem_<request>_<index>`), duplicate ids in
- * one response get stable suffixes, missing args become `{}`, absent usage is zeros. Anything
- * else malformed throws `ModelResponseError` carrying the raw response.
+ * one response get stable suffixes, missing args become `{}`, lone surrogates in args text become
+ * `\uXXXX` escapes, absent usage is zeros. Anything else malformed throws `ModelResponseError`
+ * carrying the raw response.
  */
 export function normaliseResponse(raw: unknown, requestNumber: number): ModelResponse {
   if (typeof raw !== 'object' || raw === null)
@@ -63,15 +65,19 @@ function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): To
       name: call.name,
       args: normaliseArgs(call.args, index, raw),
     };
-    if (typeof call.signature === 'string' && call.signature !== '')
-      normalised.signature = call.signature;
+    for (const key of ['signature', 'signatureProvider', 'signatureModel'] as const) {
+      const field = call[key];
+      if (typeof field === 'string' && field !== '') normalised[key] = field;
+    }
     return normalised;
   });
 }
 
 function normaliseArgs(args: unknown, index: number, raw: unknown): string {
   if (args === undefined || args === null || args === '') return '{}';
-  if (typeof args === 'string') return args;
+  // A lone surrogate is kept as its \uXXXX escape (the same JSON value), so history holding
+  // these args survives UTF-8 storage byte for byte.
+  if (typeof args === 'string') return escapeLoneSurrogates(args);
   if (typeof args === 'object') return JSON.stringify(args);
   throw new ModelResponseError(`toolCalls[${index}].args must be JSON text`, raw);
 }
@@ -83,7 +89,7 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
     if (typeof entry !== 'object' || entry === null)
       throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
     const block: ThinkingBlock = {};
-    for (const key of ['text', 'signature', 'redacted'] as const) {
+    for (const key of ['text', 'signature', 'redacted', 'provider', 'model'] as const) {
       const field = (entry as Record<string, unknown>)[key];
       if (field === undefined || field === null || field === '') continue;
       if (typeof field !== 'string')

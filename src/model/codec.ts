@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { HistoryFormatError } from './history-error';
+import { escapeLoneSurrogates } from './lone-surrogates';
 import { ROLES, type Message, type Role, type ToolCall } from './message';
 import type { Part, PartKind } from './part';
 import {
@@ -17,15 +18,19 @@ import type { ThinkingBlock } from './thinking';
  * absent (the encoder omits them, the decoder leaves their keys out), and `null` for an
  * optional key as absent. Tool-call `args` are raw JSON text: the encoder splices them in
  * compacted, the decoder keeps their source spelling; empty args encode as `null`, absent args
- * decode as `''` and `null` args as `'null'`.
+ * decode as `''` and `null` args as `'null'`. The encoder's output is well-formed UTF-16, so it
+ * survives UTF-8: `JSON.stringify` escapes lone surrogates in string fields, and a lone surrogate
+ * written literally inside `args` is written as its `\uXXXX` escape (the same JSON value).
  */
 
 /** Deepest nesting of arrays and objects accepted inside one tool call's `args`. */
 export const ARGS_MAX_DEPTH = 256;
 /** Nesting levels around `args`: the history array, the message, `toolCalls` and the call. */
 const ENVELOPE_DEPTH = 4;
-/** Keys of a thinking block, in contract order. */
-const BLOCK_KEYS = ['text', 'signature', 'redacted'] as const;
+/** Keys of a thinking block, in contract order (provenance last: added later, additively). */
+const BLOCK_KEYS = ['text', 'signature', 'redacted', 'provider', 'model'] as const;
+/** Optional string keys of a tool call after `args`, in contract order. */
+const CALL_KEYS = ['signature', 'signatureProvider', 'signatureModel'] as const;
 /** Default limits of {@link decodeMessages}: 64 MiB of text, args nested up to {@link ARGS_MAX_DEPTH}. */
 export const HISTORY_DEFAULT_LIMITS: Readonly<Required<JsonLimits>> = {
   maxLength: 64 * 1024 * 1024,
@@ -145,7 +150,7 @@ function encodeCall(value: unknown, index: number | undefined, at: string): stri
     `"name":${name}`,
     `"args":${encodeArgs(own(c, 'args'), index, `${at}.args`)}`,
   ];
-  emitStrings(out, c, ['signature'], index, at);
+  emitStrings(out, c, CALL_KEYS, index, at);
   return `{${out.join(',')}}`;
 }
 
@@ -154,7 +159,12 @@ function encodeArgs(args: unknown, index: number | undefined, field: string): st
   if (typeof args !== 'string')
     throw new HistoryFormatError(index, field, 'must be a string of JSON text');
   try {
-    return compactJson(args, { maxLength: Number.MAX_SAFE_INTEGER, maxDepth: ARGS_MAX_DEPTH });
+    const compact = compactJson(args, {
+      maxLength: Number.MAX_SAFE_INTEGER,
+      maxDepth: ARGS_MAX_DEPTH,
+    });
+    // UTF-8 cannot carry a lone surrogate: written as its \uXXXX escape it parses the same.
+    return escapeLoneSurrogates(compact);
   } catch (error) {
     if (!JsonParseError.is(error)) throw error;
     throw new HistoryFormatError(index, field, `is not valid JSON: ${error.message}`, {
@@ -238,7 +248,7 @@ function readCall(value: unknown, index: number, at: string, mode: ReadMode): To
   };
   const args = own(c, 'args');
   if (args !== undefined) call.args = readArgs(args, index, `${at}.args`, mode);
-  return copyStrings(call, c, ['signature'], index, at);
+  return copyStrings(call, c, CALL_KEYS, index, at);
 }
 
 function readBlock(value: unknown, index: number, at: string): ThinkingBlock {

@@ -17,6 +17,13 @@ export interface ToolCall {
   args: string;
   /** Opaque provider reasoning evidence bound to this call (e.g. Gemini `thoughtSignature`). */
   signature?: string;
+  /**
+   * Provider id of the adapter that issued `signature`; set with it. A signature is replayed
+   * only to its issuer; one without this field (older stored histories) is trusted.
+   */
+  signatureProvider?: string;
+  /** Model id the issuing adapter was configured with; set with `signatureProvider`. */
+  signatureModel?: string;
 }
 
 /** One message of a conversation; the durable JSON shape of spec §1. */

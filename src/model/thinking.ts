@@ -6,6 +6,18 @@ export interface ThinkingBlock {
   signature?: string;
   /** Encrypted reasoning the provider hid; replayed unchanged. */
   redacted?: string;
+  /**
+   * Provider id of the adapter that produced the block (`anthropic`, `gemini`, `bedrock`,
+   * `azure`, an OpenAI-compatible preset name…). Adapters replay a block only to its origin (see
+   * docs/guides/thinking.md); a block without it (older stored histories, hand-written blocks)
+   * is trusted as the receiving adapter's own.
+   */
+  provider?: string;
+  /**
+   * Model id the producing adapter was configured with (OpenAI-compatible adapters, which never
+   * replay reasoning, record the model the response names).
+   */
+  model?: string;
 }
 
 /** A text-only thinking block. */
