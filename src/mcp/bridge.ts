@@ -11,6 +11,7 @@ import type { ResolvedToolsOptions } from './options';
 import { capText, renderContent } from './result';
 import { McpToolChangedError, McpToolDefinitionError } from './tool-errors';
 import { typedError } from './map-error';
+import { redactText } from './secrets';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -106,8 +107,9 @@ async function callTool(
   }
   const text = capText(renderContent(result), options.maxResultBytes);
   if (result.isError === true) {
+    const shown = redactText(text, client.errors.secrets);
     throw new ModelRetry(
-      text.trim() === '' ? `tool ${name} failed` : `tool ${name} failed: ${text}`,
+      shown.trim() === '' ? `tool ${name} failed` : `tool ${name} failed: ${shown}`,
     );
   }
   return text;

@@ -25,6 +25,8 @@ export interface McpClientInit {
   timeout: number;
   maxMessageBytes: number;
   failures: FailureRegistry;
+  /** Values (header values, query values) never to show in errors. */
+  secrets: readonly string[];
   onToolsChanged: ((event: McpToolsChangedEvent) => void) | undefined;
 }
 
@@ -86,6 +88,7 @@ export class McpClient {
       server: this.name,
       sdk: init.sdk,
       failures: init.failures,
+      secrets: init.secrets,
       closedReason: () => this.closedReason(),
     };
   }

@@ -7,6 +7,8 @@ import { childEnvironment } from './env';
 import { McpConfigError } from './errors';
 import { FailureRegistry } from './failures';
 import { guardedFetch } from './http-guard';
+import { sameOriginFetch } from './redirects';
+import { transportSecrets } from './secrets';
 import { resolveConnectOptions, type ConnectMcpOptions, type McpToolsOptions } from './options';
 import { loadMcpSdk, type McpSdk } from './sdk';
 
@@ -34,6 +36,10 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpClient>
     timeout: resolved.timeout,
     maxMessageBytes: resolved.maxMessageBytes,
     failures,
+    secrets:
+      resolved.transport.kind === 'http'
+        ? transportSecrets(resolved.transport.headers, resolved.transport.url)
+        : [],
     onToolsChanged: options.onToolsChanged,
   });
   await client.connect(transport, signal);
@@ -58,6 +64,7 @@ async function createTransport(
         server: resolved.name,
         maxMessageBytes: resolved.maxMessageBytes,
         failures,
+        fetch: sameOriginFetch(resolved.name),
       }),
     });
   }

@@ -102,3 +102,43 @@ export class McpTransportError extends GolemError {
     return hasKind(value, 'McpTransportError');
   }
 }
+
+/**
+ * The HTTP endpoint answered a redirect that is not followed: to another origin (scheme, host or
+ * port), with a 301, 302 or 303 (they would turn the POST into a GET and drop the message), to a
+ * URL carrying credentials, or more than `MAX_REDIRECTS` times in a row. Nothing (no header, no
+ * message) was sent to the target. Not retryable: the same request is redirected the same way.
+ */
+export class McpRedirectError extends GolemError {
+  readonly server: string;
+  /** The request that was redirected, e.g. `initialize`, `tools/call`, `event stream`. */
+  readonly method: string;
+  /** The redirect status, e.g. 307. */
+  readonly status: number;
+  /** The `Location` target, without credentials, query or fragment ('' when unparsable). */
+  readonly location: string;
+  /** Always false: trying again meets the same redirect. */
+  readonly retryable = false;
+
+  constructor(init: {
+    server: string;
+    method: string;
+    status: number;
+    location: string;
+    reason: string;
+  }) {
+    super(
+      'McpRedirectError',
+      `mcp: server "${init.server}", ${init.method}: the endpoint redirected (HTTP ${init.status}) ${init.reason}; if you trust the new address, set transport.url to it`,
+    );
+    this.server = init.server;
+    this.method = init.method;
+    this.status = init.status;
+    this.location = init.location;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpRedirectError {
+    return hasKind(value, 'McpRedirectError');
+  }
+}

@@ -8,6 +8,8 @@ export interface GuardConfig {
   server: string;
   maxMessageBytes: number;
   failures: FailureRegistry;
+  /** The fetch that makes the requests; default the global one. */
+  fetch?: typeof fetch;
 }
 
 /** The JSON-RPC request a POST carried, if it carried one. */
@@ -26,7 +28,7 @@ interface SentRequest {
  */
 export function guardedFetch(config: GuardConfig): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await (config.fetch ?? fetch)(input, init);
     const body = response.body;
     if (body === null || [101, 204, 205, 304].includes(response.status)) return response;
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();

@@ -22,7 +22,14 @@ export { mcpToolOrigin } from './bridge';
 export { mergeTools } from './merge';
 export { INHERITED_ENV } from './env';
 export { SDK_PACKAGE } from './sdk';
-export { McpConfigError, McpSdkMissingError, McpProtocolError, McpTransportError } from './errors';
+export {
+  McpConfigError,
+  McpSdkMissingError,
+  McpProtocolError,
+  McpTransportError,
+  McpRedirectError,
+} from './errors';
+export { MAX_REDIRECTS } from './redirects';
 export {
   McpToolDefinitionError,
   McpToolsChangedError,

@@ -2,6 +2,7 @@ import { GolemError, describeError } from '../model/error-base';
 import { McpProtocolError, McpTransportError } from './errors';
 import type { FailureRegistry } from './failures';
 import type { McpSdk } from './sdk';
+import { redactError } from './secrets';
 
 /** JSON-RPC code the SDK uses when the connection closes with requests pending. */
 const CONNECTION_CLOSED = -32000;
@@ -11,6 +12,8 @@ export interface ErrorContext {
   server: string;
   sdk: McpSdk;
   failures: FailureRegistry;
+  /** Values to redact from the error, its data and its cause chain. */
+  secrets: readonly string[];
   /** Why the connection is gone, when it is (closed by us or by the server); else undefined. */
   closedReason(): string | undefined;
 }
@@ -19,9 +22,14 @@ export interface ErrorContext {
  * Turns whatever the SDK threw for `method` into a typed error (Golem errors pass through): a JSON-RPC error answer →
  * {@link McpProtocolError} (with the server's code and data); a closed connection, an HTTP status,
  * a failed spawn or network error, or an error the HTTP guard injected → {@link McpTransportError};
- * a malformed answer → {@link McpProtocolError} without a code.
+ * a malformed answer → {@link McpProtocolError} without a code. The connection's secrets (header
+ * and query values) are removed from the result and its whole cause chain.
  */
 export function typedError(context: ErrorContext, method: string, error: unknown): Error {
+  return redactError(classify(context, method, error), context.secrets);
+}
+
+function classify(context: ErrorContext, method: string, error: unknown): Error {
   if (GolemError.isGolemError(error)) return error;
   const { server, sdk } = context;
   if (error instanceof sdk.McpError) {

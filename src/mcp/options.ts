@@ -191,7 +191,8 @@ function resolveHttp(t: Record<string, unknown>): Required<McpHttpTransport> & {
   try {
     parsed = new URL(url);
   } catch {
-    return fail('transport.url', `is not a valid URL: ${JSON.stringify(String(url))}`);
+    const shown = String(url).replace(/\?.*$/s, '?[redacted]');
+    return fail('transport.url', `is not a valid URL: ${JSON.stringify(shown)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     fail('transport.url', `must use http: or https:, got ${JSON.stringify(parsed.protocol)}`);
@@ -204,14 +205,27 @@ function resolveHttp(t: Record<string, unknown>): Required<McpHttpTransport> & {
   for (const [key, value] of Object.entries(headers)) {
     if (typeof value !== 'string')
       fail(`transport.headers.${key}`, `must be a string, got ${showValue(value)}`);
+    checkHeader(key, value);
     copied[key] = value;
   }
-  try {
-    new Headers(copied);
-  } catch (cause) {
-    fail('transport.headers', `are invalid: ${(cause as Error).message}`);
-  }
   return { kind: 'http', url: parsed, headers: copied };
+}
+
+/** Header values are secrets: a bad one is reported by name only, never echoed. */
+function checkHeader(name: string, value: string): void {
+  try {
+    new Headers([[name, '']]);
+  } catch {
+    fail('transport.headers', `has an invalid header name ${JSON.stringify(name)}`);
+  }
+  try {
+    new Headers([[name, value]]);
+  } catch {
+    fail(
+      'transport.headers',
+      `has an invalid value for ${JSON.stringify(name)} (a line break, NUL or a character above U+00FF); the value is not shown, as it may be a secret`,
+    );
+  }
 }
 
 /** A timeout option: finite ms ≥ 0; 0 means none (the largest timer Node honours). */

@@ -64,7 +64,7 @@ describe('ADV-13 prototype-named server tools', () => {
     const error = await caughtAs(RunError.is, () => agent.run('go'));
     expect(error.stage).toBe('tool');
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "isPrototypeOf" (call "c2"): tool was not declared for this run',
+      'golem: tool stage: tool "isPrototypeOf" (call "c2"): tool was not declared for this run',
     );
     expect(error.partial?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
       'toString called with {}',

@@ -13,6 +13,8 @@ import { z } from 'zod';
 /** One HTTP request the server received. */
 export interface SeenHttpRequest {
   verb: string;
+  /** The request path, e.g. `/mcp`. */
+  path: string;
   /** The JSON-RPC method of a POST body (`response` for a client's answer), else ''. */
   rpc: string;
   session: string | undefined;
@@ -28,6 +30,12 @@ export interface HttpServerOptions {
   hangList?: boolean;
   /** Keep events in an event store (ids on every event, resumable streams, 10 ms retry hint). */
   resumable?: boolean;
+  /** Answer a request with a redirect when this returns one (the request is recorded first). */
+  redirect?: (request: SeenHttpRequest) => { status: number; location: string } | undefined;
+  /** Answer every POST with HTTP 500 and a body quoting the request's headers. */
+  echoHeaders?: boolean;
+  /** Offer a `leak` tool that fails with a message quoting the request's Authorization header. */
+  leakTool?: boolean;
 }
 
 export interface TestHttpServer {
@@ -147,6 +155,11 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       { description: 'A large result.', inputSchema: { bytes: z.number() } },
       ({ bytes }) => text('y'.repeat(bytes)),
     );
+    if (options.leakTool === true) {
+      server.registerTool('leak', { description: 'Fail, quoting a header.' }, (extra) => {
+        throw new Error(`you sent ${String(extra.requestInfo?.headers.authorization)}`);
+      });
+    }
     servers.push(server);
     await server.connect(transport);
     return transport;
@@ -160,12 +173,23 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       const body: unknown = raw === '' ? undefined : JSON.parse(raw);
       const rpc = rpcMethod(body);
       if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) resumed();
-      requests.push({
+      const seen = {
         verb: req.method ?? '',
+        path: new URL(req.url ?? '/', 'http://x').pathname,
         rpc,
         session: sessionId,
         authorization: req.headers.authorization,
-      });
+      };
+      requests.push(seen);
+      const redirect = options.redirect?.(seen);
+      if (redirect !== undefined) {
+        res.writeHead(redirect.status, { location: redirect.location }).end('moved');
+        return;
+      }
+      if (req.method === 'POST' && options.echoHeaders === true) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(JSON.stringify(req.headers));
+        return;
+      }
       if (rpc === 'tools/call' && options.callStatus !== undefined) {
         res.writeHead(options.callStatus, { 'content-type': 'text/plain' }).end('server exploded');
         return;
