@@ -2,7 +2,8 @@ import type { Newable, ResolutionContext } from 'inversify';
 import type { Model } from '../src/index';
 import type { AgentDefinition, AgentFromClassOptions, DepsOf } from '../decorators/index';
 import { agentFromClass } from '../decorators/index';
-import { ContainerError, forAgent } from './errors';
+import { checkConstructorMetadata, missingMetadataError } from './constructor-metadata';
+import { ContainerError, forAgent, nameOf } from './errors';
 import { ensureInjectable } from './injectable';
 import { modelFor, type Binder } from './model-bindings';
 import {
@@ -46,7 +47,9 @@ const SCOPES: readonly AgentScope[] = ['Singleton', 'Transient', 'Request'];
  * Binds the agent class `target`: the class itself (constructor injection, in `options.scope`)
  * and `agentOf(target)`, the engine `Agent` built from the instance with the model bound to the
  * class's `@Agent({ model })` name. The class needs no `@injectable()`: it is made injectable
- * here (an existing `@injectable()` is kept). The agent is built when resolved — after any
+ * here (an existing `@injectable()` is kept). Without decorator metadata (tsx, esbuild, Vite ≤ 7)
+ * every constructor parameter needs `@inject(Token)`; one without is a `missing-metadata`
+ * {@link ContainerError} here. The agent is built when resolved — after any
  * `overrideModel` — and reused while the instance and the model stay the same.
  *
  * ```ts
@@ -69,6 +72,7 @@ export function bindAgent<C extends AgentClass>(
   }
   if (options.model !== undefined) checkModelName(options.model, 'bindAgent');
   ensureInjectable(target);
+  checkConstructorMetadata(target, definition.className);
   bindInstance(binder, target, scope);
   binder
     .bind(agentOf(target))
@@ -78,9 +82,17 @@ export function bindAgent<C extends AgentClass>(
   binder.bind<AgentRegistration>(AGENT_REGISTRATIONS).toConstantValue(registration);
 }
 
-/** Binds the class itself, to itself, in `scope`. */
+/**
+ * Binds the class itself, to itself, in `scope`. Inversify's "missing metadata" error (it checks
+ * the constructor here) becomes a `missing-metadata` {@link ContainerError}.
+ */
 export function bindInstance(binder: Binder, target: AgentClass, scope: AgentScope): void {
-  const syntax = binder.bind(target as unknown as Newable<object>).toSelf();
+  let syntax;
+  try {
+    syntax = binder.bind(target as unknown as Newable<object>).toSelf();
+  } catch (error) {
+    throw missingMetadataError(error, nameOf(target)) ?? error;
+  }
   if (scope === 'Transient') syntax.inTransientScope();
   else if (scope === 'Request') syntax.inRequestScope();
   else syntax.inSingletonScope();
@@ -95,7 +107,12 @@ function agentFactory<C extends AgentClass>(
   const name = modelName ?? definition.model;
   const built = new WeakMap<object, WeakMap<Model, ResolvedAgent<C>>>();
   return (ctx) => {
-    const instance = ctx.get(target as unknown as Newable<InstanceType<C>>);
+    let instance: InstanceType<C>;
+    try {
+      instance = ctx.get(target as unknown as Newable<InstanceType<C>>);
+    } catch (error) {
+      throw missingMetadataError(error, definition.className) ?? error;
+    }
     let model: Model;
     try {
       model = modelFor(ctx, name);

@@ -1,4 +1,5 @@
 import { Container, type ContainerModule } from 'inversify';
+import { missingMetadataError } from './constructor-metadata';
 import { golemModule, type GolemModuleOptions } from './golem-module';
 
 /** Options of {@link createGolemContainer}: `golemModule`'s, plus the container's own. */
@@ -16,7 +17,9 @@ export interface GolemContainerOptions extends GolemModuleOptions {
 
 /**
  * A new inversify `Container` with `golemModule(options)` and `options.modules` loaded: the
- * one-line setup of an app, a test or a script.
+ * one-line setup of an app, a test or a script. A service bound in `modules` whose constructor
+ * parameters cannot be injected (no `@inject`, and no decorator metadata — tsx, esbuild, Vite ≤ 7)
+ * is a `missing-metadata` `ContainerError` naming it and the fix.
  *
  * ```ts
  * const container = createGolemContainer({ defaultModel: 'test', agents: [WeatherAgent] });
@@ -29,6 +32,10 @@ export function createGolemContainer(options: GolemContainerOptions = {}): Conta
     ...(parent !== undefined && { parent }),
     ...(autobind && { autobind: true as const }),
   });
-  container.load(golemModule(moduleOptions), ...modules);
+  try {
+    container.load(golemModule(moduleOptions), ...modules);
+  } catch (error) {
+    throw missingMetadataError(error) ?? error;
+  }
   return container;
 }

@@ -12,6 +12,9 @@ import { GolemError, describeError, hasKind } from '../src/model/error-base';
  * - `model-failed`: building a bound model failed (the model string could not be resolved, the
  *   factory threw); `cause` is the original error;
  * - `invalid-options`: the options given to a container function are invalid;
+ * - `missing-metadata`: a constructor parameter has nothing to inject it by: no `@inject(Token)`,
+ *   and no `design:paramtypes` (tsx, esbuild and Vite ≤ 7 emit none) or a reflected type that
+ *   names no class (an interface, a union, a primitive);
  * - `teardown-failed`: unbinding a request scope failed (a `@preDestroy` or deactivation hook
  *   threw); always a {@link ScopeTeardownError}.
  */
@@ -22,6 +25,7 @@ export type ContainerErrorReason =
   | 'invalid-model'
   | 'model-failed'
   | 'invalid-options'
+  | 'missing-metadata'
   | 'teardown-failed';
 
 /** Details of a {@link ContainerError}. */

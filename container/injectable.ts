@@ -15,7 +15,8 @@ function isDecoratorConflict(error: unknown): boolean {
 /**
  * Makes an agent class injectable, as if it were decorated with inversify's `@injectable()`, so
  * its constructor parameters are resolved from their reflected types (`design:paramtypes`, which
- * `@Agent` makes TypeScript emit). A class already decorated with `@injectable()` is left as is.
+ * `@Agent` makes TypeScript emit) or their `@inject(Token)` decorators (the only way where the
+ * toolchain emits no metadata). A class already decorated with `@injectable()` is left as is.
  */
 export function ensureInjectable(target: abstract new (...args: never[]) => object): void {
   if (done.has(target)) return;

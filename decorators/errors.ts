@@ -17,7 +17,11 @@ export type AgentDefinitionErrorKind =
   | 'duplicate-tool'
   /** A tool name outside 1–64 letters, digits, `_` or `-`. */
   | 'invalid-tool-name'
-  /** No `design:paramtypes` on a decorated method: the toolchain drops decorator metadata. */
+  /**
+   * The toolchain dropped decorator metadata (tsx, esbuild, Vite ≤ 7) and nothing explicit
+   * replaces it: a tool method without `design:paramtypes` or `@Tool({ args })`, or a DTO
+   * property without `design:type` whose validators do not state its type.
+   */
   | 'missing-metadata'
   /** The first parameter's reflected type is not a DTO class (an interface, union, primitive, `import type`…). */
   | 'unreflectable-args'

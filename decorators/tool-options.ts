@@ -15,11 +15,14 @@ export interface ToolOptions<Deps = unknown> {
   readonly maxRetries?: number;
   /** Under parallel execution, this tool runs alone (a barrier). */
   readonly sequential?: boolean;
+  /** Safe to run twice: a stored run resumed after a crash re-runs it if it was in flight. */
+  readonly idempotent?: boolean;
   /** Human approval: `true`, or a function deciding per call (receives the raw arguments). */
   readonly approval?: ApprovalPolicy<Deps>;
   /**
-   * The argument DTO class, for toolchains that do not emit `design:paramtypes` (esbuild, tsx,
-   * Vitest). With `emitDecoratorMetadata` it is read from the first parameter's type.
+   * The argument DTO class (`NoArgs` for a tool that takes only its context), for toolchains that
+   * do not emit `design:paramtypes` (tsx, esbuild, Vite ≤ 7 and so Vitest on it). With
+   * `emitDecoratorMetadata` it is read from the first parameter's type.
    */
   readonly args?: new () => object;
   /**

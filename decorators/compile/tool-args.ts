@@ -3,10 +3,11 @@ import { NoArgs } from '../no-args';
 import { describeType, isDtoCandidate, isNoArgs, type DtoClass } from '../schema/dto-model';
 
 const TOOLCHAIN_HINT =
-  'the toolchain did not emit decorator metadata (design:paramtypes): enable ' +
-  '"experimentalDecorators" and "emitDecoratorMetadata" (tsc, ts-jest, @swc with ' +
-  'jsc.transform.decoratorMetadata), or, with esbuild, tsx or Vitest, name the DTO: ' +
-  '@Tool({ args: TheArgsClass })';
+  'the toolchain did not emit decorator metadata (design:paramtypes), as tsx, esbuild and ' +
+  'Vite ≤ 7 (Vitest) do not: name the argument class, @Tool({ args: TheArgsClass }) ' +
+  '(@Tool({ args: NoArgs }) for a tool that takes only the context), or compile with ' +
+  '"experimentalDecorators" and "emitDecoratorMetadata" (tsc, ts-jest, SWC with ' +
+  'jsc.transform.decoratorMetadata, Vite 8)';
 
 /**
  * The argument DTO of a tool method: `options.args`, else the first parameter's reflected type

@@ -7,6 +7,7 @@
  */
 import type { JsonSchema } from '../../src/index';
 import { describedAs } from '../describe-decorator';
+import { AgentDefinitionError } from '../errors';
 import type { DtoModel } from './dto-model';
 import { primitiveSchema } from './converters';
 
@@ -74,14 +75,18 @@ const STRING = ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding'
 const ARRAY = ['items', 'minItems', 'maxItems', 'uniqueItems'];
 const TYPED = ['type', '$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not'];
 
-/** The canonical object schema of one DTO, from its generated fragment. */
-export function canonicalObject(model: DtoModel, generated: Node): Node {
+/**
+ * The canonical object schema of one DTO, from its generated fragment. Throws a
+ * `missing-metadata` {@link AgentDefinitionError} for a property whose type neither decorator
+ * metadata nor a validator states; `usedBy` names the use in that message.
+ */
+export function canonicalObject(model: DtoModel, generated: Node, usedBy: string): Node {
   const source = isNode(generated.properties) ? generated.properties : {};
   const properties: Node = {};
   const required: string[] = [];
   for (const [name, property] of model.properties) {
     const fragment = isNode(source[name]) ? source[name] : {};
-    properties[name] = canonicalProperty(model, name, fragment);
+    properties[name] = canonicalProperty(model, name, fragment, usedBy);
     if (!property.optional && !model.initialized.has(name)) required.push(name);
   }
   const out: Node = { ...generated, type: 'object', properties, additionalProperties: false };
@@ -92,11 +97,12 @@ export function canonicalObject(model: DtoModel, generated: Node): Node {
   return ordered(out);
 }
 
-function canonicalProperty(model: DtoModel, name: string, fragment: Node): Node {
+function canonicalProperty(model: DtoModel, name: string, fragment: Node, usedBy: string): Node {
   const property = model.properties.get(name);
   let out = normalise(fragment);
   if (property?.designType === Map && out.type === 'array') out = mapOf(out);
   if (!hasAny(out, TYPED) && property !== undefined) {
+    if (!property.reflected) throw untypedProperty(model.name, name, usedBy);
     const designed =
       property.designType === Array ? { type: 'array' } : primitiveSchema(property.designType);
     if (designed !== undefined) out = { ...out, ...designed };
@@ -107,6 +113,28 @@ function canonicalProperty(model: DtoModel, name: string, fragment: Node): Node 
   const fallback = model.defaults.get(name);
   if (fallback !== undefined && !('default' in out)) out.default = fallback;
   return ordered(out);
+}
+
+/**
+ * A property whose type nothing states: no `design:type` (tsx, esbuild and Vite ≤ 7 drop
+ * decorator metadata) and no validator that implies a JSON type. Without it the schema would
+ * leave the type open and arrays would not be told from single values.
+ */
+function untypedProperty(dto: string, property: string, usedBy: string): AgentDefinitionError {
+  return new AgentDefinitionError(
+    'missing-metadata',
+    'the type of this property is unknown: the toolchain did not emit decorator metadata ' +
+      `(design:type) and no validator states the type (in ${usedBy})`,
+    {
+      className: dto,
+      member: property,
+      hint:
+        'add a validator that states it — @IsString(), @IsNumber() or @IsInt(), @IsBoolean(), ' +
+        '@IsArray() or { each: true } for arrays, @ValidateNested() with @Type(() => X) for a ' +
+        "nested DTO, @IsIn([...]), or @JSONSchema({ type: 'string' }) — or compile with " +
+        '"emitDecoratorMetadata" (tsc, SWC, Vite 8)',
+    },
+  );
 }
 
 /**

@@ -5,11 +5,12 @@
 import * as cv from 'class-validator';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 import type { SchemaObject } from 'openapi3-ts';
-import type { ValidationMetadata } from './metadata-sources';
+import { propertyTypeOf, type ValidationMetadata } from './metadata-sources';
 
+/** The property's `design:type`, or, without decorator metadata, the type its validators state. */
 function designType(meta: ValidationMetadata): unknown {
   if (typeof meta.target !== 'function') return undefined;
-  return Reflect.getMetadata('design:type', meta.target.prototype as object, meta.propertyName);
+  return propertyTypeOf(meta.target, meta.propertyName).type;
 }
 
 /** The schema of a primitive `design:type`, or nothing. */
@@ -33,7 +34,8 @@ const first = (meta: ValidationMetadata): unknown => meta.constraints[0];
  * - `@IsDateString` → `format: date-time`; `@IsUrl` → `format: uri`; `@IsBase64` →
  *   `contentEncoding: base64`; validators whose formats no JSON Schema validator knows give a
  *   plain string (the validator still enforces them);
- * - `@IsNotEmpty` gives `minLength: 1` on strings only.
+ * - `@IsNotEmpty` gives `minLength: 1` on strings only (a `design:type` of `String`, or, without
+ *   decorator metadata, an `@IsString()` beside it).
  */
 export const CONVERTERS: ISchemaConverters = {
   [cv.ValidationTypes.CUSTOM_VALIDATION]: (meta) => primitiveSchema(designType(meta)) ?? {},

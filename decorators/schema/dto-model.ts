@@ -19,6 +19,7 @@ import {
 } from './dto-checks';
 import {
   isAsyncValidator,
+  propertyTypeOf,
   typedProperties,
   validationMetadataOf,
   type ValidationMetadata,
@@ -38,8 +39,17 @@ export interface PropertyModel {
   readonly nullable: boolean;
   /** The nested DTO class (`@ValidateNested()` + `@Type(() => X)`). */
   readonly nested: DtoClass | undefined;
-  /** `design:type` of the property. */
+  /**
+   * `design:type` of the property; without decorator metadata, the type its validators state
+   * (`@IsString()` → `String`…), else `undefined`.
+   */
   readonly designType: unknown;
+  /**
+   * Whether the toolchain emitted `design:type` for the property (tsc, SWC, Vite 8 with
+   * `emitDecoratorMetadata`). tsx, esbuild and Vite ≤ 7 do not: the validators must then state
+   * the type.
+   */
+  readonly reflected: boolean;
 }
 
 /** A DTO class, analysed. */
@@ -157,7 +167,7 @@ function propertyModel(
   metas: readonly ValidationMetadata[],
   fail: Fail,
 ): PropertyModel {
-  const designType: unknown = Reflect.getMetadata('design:type', dto.prototype as object, property);
+  const { type: designType, reflected } = propertyTypeOf(dto, property);
   let nested: DtoClass | undefined;
   let conditional = false;
   let omittable = false;
@@ -185,5 +195,6 @@ function propertyModel(
     nullable: isNullable(dto, property),
     nested,
     designType,
+    reflected,
   });
 }

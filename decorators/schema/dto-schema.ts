@@ -46,12 +46,12 @@ export function compileDto(dto: unknown, usedBy: string): CompiledDto {
   const cached = cache.get(dto);
   if (cached !== undefined) return cached;
   const closure = analyseDto(dto, usedBy);
-  const compiled: CompiledDto = Object.freeze({ closure, schema: schemaOf(closure) });
+  const compiled: CompiledDto = Object.freeze({ closure, schema: schemaOf(closure, usedBy) });
   cache.set(dto, compiled);
   return compiled;
 }
 
-function schemaOf(closure: DtoClosure): JsonSchema {
+function schemaOf(closure: DtoClosure, usedBy: string): JsonSchema {
   if (isNoArgs(closure.root.dto)) return EMPTY_OBJECT_SCHEMA;
   const objects = new Map<string, Record<string, unknown>>();
   for (const model of closure.byClass.values()) {
@@ -60,7 +60,7 @@ function schemaOf(closure: DtoClosure): JsonSchema {
       refPointerPrefix: '#/$defs/',
       additionalConverters: CONVERTERS,
     }) as Record<string, unknown>;
-    objects.set(model.name, canonicalObject(model, generated));
+    objects.set(model.name, canonicalObject(model, generated, usedBy));
   }
   const root = objects.get(closure.root.name) as Record<string, unknown>;
   const defs: Record<string, unknown> = {};

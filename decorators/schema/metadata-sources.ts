@@ -2,7 +2,15 @@
  * The two metadata stores schemas and validation read: class-validator's (global, one per
  * process) and class-transformer's (`@Type`, reachable only by a deep import; P16).
  */
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import {
+  getMetadataStorage,
+  IS_BOOLEAN,
+  IS_DATE,
+  IS_INT,
+  IS_NUMBER,
+  IS_STRING,
+  ValidationTypes,
+} from 'class-validator';
 import type { ValidationMetadata as LibraryMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
@@ -36,6 +44,45 @@ export function validationMetadataOf(dto: object): ValidationMetadata[] {
         each: meta.each,
       };
     });
+}
+
+/** The type of a DTO property, and whether decorator metadata said so. */
+export interface PropertyType {
+  /** `design:type`, else the primitive (or `Date`) a validator states, else `undefined`. */
+  readonly type: unknown;
+  /** Whether the toolchain emitted `design:type` (tsx, esbuild and Vite ≤ 7 do not). */
+  readonly reflected: boolean;
+}
+
+/** Validators that state a property's type when no `design:type` was emitted. */
+const STATED_TYPES: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  [IS_STRING, String],
+  [IS_NUMBER, Number],
+  [IS_INT, Number],
+  [IS_BOOLEAN, Boolean],
+  [IS_DATE, Date],
+]);
+
+/**
+ * The type of `property` on `dto`: its `design:type` where the toolchain emitted one; otherwise
+ * what its validators state (`@IsString()` → `String`, `@IsInt()` → `Number`…, not with
+ * `{ each: true }`), so a DTO declared explicitly behaves the same under tsx and esbuild.
+ */
+export function propertyTypeOf(dto: object, property: string): PropertyType {
+  const prototype = (dto as { prototype: object }).prototype;
+  if (Reflect.hasMetadata('design:type', prototype, property)) {
+    return {
+      type: Reflect.getMetadata('design:type', prototype, property) as unknown,
+      reflected: true,
+    };
+  }
+  const stated = new Set(
+    validationMetadataOf(dto)
+      .filter((meta) => meta.propertyName === property && !meta.each)
+      .map((meta) => STATED_TYPES.get(meta.type))
+      .filter((type) => type !== undefined),
+  );
+  return { type: stated.size === 1 ? [...stated][0] : undefined, reflected: false };
 }
 
 /** Whether a custom validator record runs asynchronously (`@ValidatorConstraint({ async: true })`). */
