@@ -129,10 +129,12 @@ function boundTool<Deps>(
     description: tool.description,
     schema: tool.schema,
     parse: tool.parse,
-    execute: async (args, ctx: ToolContext<Deps>) => render(await method.call(instance, args, ctx)),
+    // defineTool renders the return value (strings as-is, other values as JSON), like any tool.
+    execute: (args, ctx: ToolContext<Deps>) => method.call(instance, args, ctx),
     ...(tool.timeout !== undefined && { timeout: tool.timeout }),
     ...(tool.maxRetries !== undefined && { maxRetries: tool.maxRetries }),
     ...(tool.sequential !== undefined && { sequential: tool.sequential }),
+    ...(tool.idempotent !== undefined && { idempotent: tool.idempotent }),
     ...(tool.approval !== undefined && { approval: tool.approval as ApprovalPolicy<Deps> }),
   });
 }
@@ -145,14 +147,4 @@ function boundInstructions<Deps>(
   const method = methodOn(instance, definition, member);
   return async (ctx: RunContext<Deps>) =>
     instructionsText(await method.call(instance, ctx), definition.className, member);
-}
-
-/** A tool method's return value as text for the model: strings as-is, `undefined` as `''`, else JSON. */
-function render(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  const text = JSON.stringify(value) as string | undefined;
-  if (text === undefined)
-    throw new TypeError(`the tool returned ${typeof value}, which has no JSON form`);
-  return text;
 }

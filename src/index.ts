@@ -14,6 +14,7 @@ export type {
   RunOptionsBase,
   StreamOptions,
   ResumeOptions,
+  ContinueOptions,
 } from './agent-config';
 
 export type {
@@ -204,3 +205,29 @@ export {
   TurnTimeoutError,
   StreamAbandonedError,
 } from './engine/index';
+
+export type {
+  RunStore,
+  StoreTransaction,
+  RunFilter,
+  MigrationReport,
+  RunStatus,
+  StoredRun,
+  StoredConversation,
+  RunRecord,
+  ConversationRecord,
+  StoreErrorReason,
+  StoreErrorInit,
+  StoreOptions,
+} from './durable/index';
+export {
+  RUN_STATUSES,
+  decodeRun,
+  decodeConversation,
+  StoreError,
+  DEFAULT_LEASE_MS,
+  loadRun,
+  loadConversation,
+  listRuns,
+  INTERRUPTED_CALL_REASON,
+} from './durable/index';

@@ -3,6 +3,7 @@
 module.exports = [
   require('./baseline'),
   require('./golem'),
+  require('./golem-zod'),
   require('./golem-decorated'),
   require('./ai-sdk'),
   require('./openai-agents'),

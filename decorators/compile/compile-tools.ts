@@ -92,6 +92,7 @@ function compileTool({ record, owner }: Declared): ToolDefinitionInfo {
     timeout: options.timeout,
     maxRetries: options.maxRetries,
     sequential: options.sequential,
+    idempotent: options.idempotent,
     execute: () => '',
   });
   const approval = options.approval as ToolDefinitionInfo['approval'];
@@ -105,6 +106,7 @@ function compileTool({ record, owner }: Declared): ToolDefinitionInfo {
     ...(options.timeout !== undefined && { timeout: options.timeout }),
     ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
     ...(options.sequential !== undefined && { sequential: options.sequential }),
+    ...(options.idempotent !== undefined && { idempotent: options.idempotent }),
     ...(approval !== undefined && { approval }),
     parse,
   });

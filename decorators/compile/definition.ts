@@ -17,6 +17,7 @@ export interface ToolDefinitionInfo {
   readonly timeout?: number;
   readonly maxRetries?: number;
   readonly sequential?: boolean;
+  readonly idempotent?: boolean;
   readonly approval?: ApprovalPolicy<never>;
   /** Validates untrusted arguments into an `args` instance, or throws `ModelRetry`. */
   readonly parse: (args: unknown) => object;

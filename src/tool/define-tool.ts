@@ -5,13 +5,39 @@ import { ToolDefinitionError } from './errors';
 import { isRecord } from '../model/guards';
 import { describeError, showValue } from '../model/error-base';
 import { ModelRetry } from '../model/errors';
+import { safeGet } from '../model/safe-inspect';
 import { timeoutProblem } from '../model/timeouts';
+import { jsonSchemaOf } from './standard-json-schema';
+import { validateWithSchema } from './standard-issues';
+import { isStandardSchema, StandardSchemaError, type StandardSchemaV1 } from './standard-schema';
+import { renderToolResult } from './tool-result';
 
-/** What {@link defineTool} accepts. */
-export interface ToolDefinition<Deps, Args> {
+/** What every tool definition has, whichever way its arguments are declared. */
+export interface ToolDefinitionBase<Deps, Args> {
   /** 1–64 characters of letters, digits, `_` or `-` (the portable subset every provider accepts). */
   name: string;
+  /** What the tool does, for the model; default `''`. */
   description?: string;
+  /**
+   * Runs the call. Return any JSON value (or a promise of one): a string reaches the model as-is,
+   * `undefined` as `''`, anything else as its JSON text; a value with no JSON form fails the run
+   * at the `tool` stage (`ToolResultError`). Throw `ModelRetry` to have the model correct the call.
+   */
+  execute: (args: Args, ctx: ToolContext<Deps>) => unknown;
+  /** This tool's correction budget; overrides the agent's `toolRetries`. */
+  maxRetries?: number;
+  /** Per-execution deadline in ms; overrides the agent's `toolTimeout`; 0 = the agent's. */
+  timeout?: number;
+  /** Under parallel execution, this tool runs alone (a barrier). */
+  sequential?: boolean;
+  /** Human approval policy (the agent needs `deferredTools: true`). */
+  approval?: ApprovalPolicy<Deps>;
+  /** Safe to run twice (re-run when a stored run resumes after a crash); default `false`. */
+  idempotent?: boolean;
+}
+
+/** A tool whose arguments are declared by a JSON Schema, optionally checked by `parse`. */
+export interface JsonSchemaToolDefinition<Deps, Args> extends ToolDefinitionBase<Deps, Args> {
   /** JSON Schema of the arguments: an object, or its JSON text. */
   schema: JsonSchema | string;
   /**
@@ -19,12 +45,27 @@ export interface ToolDefinition<Deps, Args> {
    * `ModelRetry` — or any error, which is wrapped in one — to have the model correct them.
    */
   parse?: (args: unknown) => Args;
-  execute: (args: Args, ctx: ToolContext<Deps>) => string | Promise<string>;
-  maxRetries?: number;
-  timeout?: number;
-  sequential?: boolean;
-  approval?: ApprovalPolicy<Deps>;
+  /** Not with `schema` + `parse`: a Standard Schema goes in `args` instead. */
+  args?: undefined;
 }
+
+/**
+ * A tool whose arguments are declared by a Standard Schema (zod 4, valibot, arktype): the JSON
+ * Schema advertised to the model is derived from it ({@link jsonSchemaOf}), the arguments are
+ * validated with it (async validators included), and `Args` is its output type.
+ */
+export interface SchemaToolDefinition<Deps, Args> extends ToolDefinitionBase<Deps, Args> {
+  /** Validates the arguments; issues become a `ModelRetry` listing `path: message` problems. */
+  args: StandardSchemaV1<unknown, Args>;
+  /** Advertised instead of the derived JSON Schema (the arguments are still validated by `args`). */
+  schema?: JsonSchema | string;
+  /** Not with `args`: the Standard Schema validates. */
+  parse?: undefined;
+}
+
+/** What {@link defineTool} accepts: arguments declared by a JSON Schema or by a Standard Schema. */
+export type ToolDefinition<Deps, Args> =
+  JsonSchemaToolDefinition<Deps, Args> | SchemaToolDefinition<Deps, Args>;
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -38,7 +79,11 @@ export function defineTool<Deps = unknown, Args = unknown>(
       'defineTool needs a definition object { name, schema, execute }',
     );
   }
-  const raw = definition as Partial<ToolDefinition<Deps, Args>>;
+  const raw = definition as Partial<ToolDefinitionBase<Deps, Args>> & {
+    schema?: unknown;
+    parse?: (args: unknown) => Args;
+    args?: unknown;
+  };
   const name = raw.name;
   if (typeof name !== 'string' || name === '') {
     throw new ToolDefinitionError(
@@ -52,11 +97,17 @@ export function defineTool<Deps = unknown, Args = unknown>(
       `tool "${name}": name must be 1–64 letters, digits, "_" or "-"`,
     );
   }
-  const schema = normaliseSchema(name, raw.schema);
+  const argsSchema = standardArgs<Args>(name, raw);
+  const schema = normaliseSchema(
+    name,
+    argsSchema === undefined || raw.schema !== undefined
+      ? raw.schema
+      : derivedSchema(name, argsSchema),
+  );
   if (typeof raw.execute !== 'function') {
     throw new ToolDefinitionError(
       name,
-      `tool "${name}": missing \`execute\`; pass (args, ctx) => string`,
+      `tool "${name}": missing \`execute\`; pass (args, ctx) => a string or a JSON value`,
     );
   }
   checkNonNegative(name, 'maxRetries', raw.maxRetries, true);
@@ -66,6 +117,9 @@ export function defineTool<Deps = unknown, Args = unknown>(
       name,
       `tool "${name}": \`timeout\` ${timeoutIssue}, got ${showValue(raw.timeout)}`,
     );
+  }
+  if (raw.idempotent !== undefined && typeof raw.idempotent !== 'boolean') {
+    throw new ToolDefinitionError(name, `tool "${name}": \`idempotent\` must be true or false`);
   }
   if (raw.description !== undefined && typeof raw.description !== 'string') {
     throw new ToolDefinitionError(name, `tool "${name}": \`description\` must be a string`);
@@ -77,15 +131,74 @@ export function defineTool<Deps = unknown, Args = unknown>(
     description: raw.description ?? '',
     schema,
     execute:
-      parse === undefined
-        ? (args, ctx) => execute(args as Args, ctx)
-        : (args, ctx) => execute(parseArgs(name, parse, args), ctx),
+      argsSchema !== undefined
+        ? (args, ctx) =>
+            checkArgs(name, argsSchema, args).then((valid) => rendered(name, execute(valid, ctx)))
+        : parse === undefined
+          ? (args, ctx) => rendered(name, execute(args as Args, ctx))
+          : (args, ctx) => rendered(name, execute(parseArgs(name, parse, args), ctx)),
     ...(raw.maxRetries !== undefined && { maxRetries: raw.maxRetries }),
     ...(raw.timeout !== undefined && { timeout: raw.timeout }),
     ...(raw.sequential !== undefined && { sequential: raw.sequential }),
     ...(raw.approval !== undefined && { approval: raw.approval }),
+    ...(raw.idempotent !== undefined && { idempotent: raw.idempotent }),
   };
   return Object.freeze(tool);
+}
+
+/** The `args` Standard Schema, checked; `undefined` when the tool declares a JSON Schema. */
+function standardArgs<Args>(
+  name: string,
+  raw: { args?: unknown; parse?: unknown },
+): StandardSchemaV1<unknown, Args> | undefined {
+  const { args } = raw;
+  if (args === undefined) return undefined;
+  if (!isStandardSchema(args)) {
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": \`args\` must be a Standard Schema (a zod 4, valibot or arktype schema), got ${showValue(args)}; for a JSON Schema use \`schema\``,
+    );
+  }
+  if (raw.parse !== undefined) {
+    throw new ToolDefinitionError(
+      name,
+      `tool "${name}": \`args\` and \`parse\` are exclusive (the Standard Schema validates the arguments); drop \`parse\``,
+    );
+  }
+  return args as StandardSchemaV1<unknown, Args>;
+}
+
+function derivedSchema(name: string, args: StandardSchemaV1): JsonSchema {
+  try {
+    return jsonSchemaOf(args);
+  } catch (cause) {
+    if (!StandardSchemaError.is(cause)) throw cause;
+    throw new ToolDefinitionError(name, `tool "${name}": ${cause.message}`, { cause });
+  }
+}
+
+/**
+ * Validates with the `args` schema: issues are a `ModelRetry` (from {@link validateWithSchema}); a
+ * throw inside the schema is wrapped in one like a `parse` failure; a broken contract propagates.
+ */
+async function checkArgs<Args>(
+  name: string,
+  schema: StandardSchemaV1<unknown, Args>,
+  args: unknown,
+): Promise<Args> {
+  try {
+    return await validateWithSchema(schema, args);
+  } catch (cause) {
+    if (ModelRetry.is(cause) || StandardSchemaError.is(cause)) throw cause;
+    throw new ModelRetry(`invalid arguments for ${name}: ${describeError(cause)}`, { cause });
+  }
+}
+
+/** A return value as the tool message's text; a promise stays a promise, a plain value does not. */
+function rendered(name: string, out: unknown): string | Promise<string> {
+  if (typeof safeGet(out, 'then') === 'function')
+    return Promise.resolve(out).then((value: unknown) => renderToolResult(name, value));
+  return renderToolResult(name, out);
 }
 
 /** Runs a `parse` hook; any failure other than a `ModelRetry` becomes one, so the model can fix it. */

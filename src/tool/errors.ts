@@ -4,14 +4,33 @@ import { GolemError, hasKind } from '../model/error-base';
 export class ToolDefinitionError extends GolemError {
   readonly toolName: string;
 
-  constructor(toolName: string, message: string) {
-    super('ToolDefinitionError', message);
+  constructor(toolName: string, message: string, options?: { cause?: unknown }) {
+    super('ToolDefinitionError', message, options);
     this.toolName = toolName;
   }
 
   /** Brand check that works across package copies. */
   static is(value: unknown): value is ToolDefinitionError {
     return hasKind(value, 'ToolDefinitionError');
+  }
+}
+
+/**
+ * A tool's return value cannot be handed to the model: it has no JSON form (a function, a symbol,
+ * a `bigint`, a cycle). Fails the run at the `tool` stage; the message names the tool and the fix.
+ */
+export class ToolResultError extends GolemError {
+  /** The tool whose return value could not be encoded. */
+  readonly toolName: string;
+
+  constructor(toolName: string, message: string, options?: { cause?: unknown }) {
+    super('ToolResultError', message, options);
+    this.toolName = toolName;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is ToolResultError {
+    return hasKind(value, 'ToolResultError');
   }
 }
 

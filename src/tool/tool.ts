@@ -25,6 +25,12 @@ export interface Tool<Deps = unknown> {
   readonly sequential?: boolean;
   /** Human approval policy: calls pause the run until approved (see deferred tools). */
   readonly approval?: ApprovalPolicy<Deps>;
+  /**
+   * Running a call twice has the effect of running it once. A stored run resumed after a crash
+   * re-runs such a call if it was in flight; any other in-flight call pauses the run for a
+   * decision (see durable runs). Default `false`.
+   */
+  readonly idempotent?: boolean;
 }
 
 /** The spec advertised to the model for `tool`. */
