@@ -1,6 +1,7 @@
 /**
- * Public test doubles (`golem/testing`): scripted, function-backed and script-free models, plus
- * the helpers that build responses and sample JSON Schemas.
+ * Public test doubles (`golem/testing`): scripted, function-backed and script-free models, the
+ * record/replay kit for provider traffic (`recordingFetch`, `replayFetch`, `recordingHandler`,
+ * `replayHandler`), and the helpers that build responses and sample JSON Schemas.
  */
 export type { ScriptedOutcome, ScriptedResponder, ScriptedModelOptions } from './scripted-model';
 export { ScriptedModel } from './scripted-model';
@@ -19,3 +20,36 @@ export { TestModel } from './test-model';
 export type { SampleOptions } from './schema-sample';
 export { sampleFromSchema, SchemaSampleError } from './schema-sample';
 export { cloneRequest, cloneResponse } from './deep-copy';
+export type {
+  Fixture,
+  FixtureExchange,
+  FixtureFrame,
+  FixtureRequest,
+  FixtureResponse,
+  FixtureSource,
+} from './record-replay/fixture-types';
+export { FIXTURE_VERSION } from './record-replay/fixture-types';
+export { loadFixture, saveFixture, serializeFixture } from './record-replay/fixture';
+export { parseFixture } from './record-replay/fixture-validate';
+export {
+  FixtureFormatError,
+  FixtureSecretError,
+  ReplayMismatchError,
+  ReplayUnmatchedError,
+} from './record-replay/errors';
+export type { RecordOptions } from './record-replay/recorder';
+export type { RecordFetchOptions, RecordingFetch } from './record-replay/record-fetch';
+export { recordingFetch } from './record-replay/record-fetch';
+export type { ReplayMatch, ReplayOptions } from './record-replay/replay-queue';
+export type { ReplayFetch, ReplayFetchOptions } from './record-replay/replay-fetch';
+export { replayFetch } from './record-replay/replay-fetch';
+export type {
+  HttpHandlerLike,
+  HttpHandlerOptionsLike,
+  HttpRequestLike,
+  HttpResponseLike,
+} from './record-replay/http-handler';
+export type { RecordHandlerOptions, RecordingHandler } from './record-replay/record-handler';
+export { recordingHandler } from './record-replay/record-handler';
+export type { ReplayHandler, ReplayHandlerOptions } from './record-replay/replay-handler';
+export { replayHandler } from './record-replay/replay-handler';
