@@ -1,6 +1,7 @@
 import { isRecord } from '../../model/guards';
 import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
+import type { ThinkingOrigin } from '../shared/provenance';
 import { errorFromEnvelope } from './errors';
 import { readUsage, thinkingBlock, toResponse, type AssembledTurn } from './normalise';
 import { PROVIDER } from './options';
@@ -18,9 +19,14 @@ function str(value: unknown, what: string): string {
  * Normalises a non-streamed message body: text blocks concatenated in order, `tool_use` blocks
  * as tool calls (args = the JSON text of `input`, `{}` when absent), `thinking` and
  * `redacted_thinking` blocks as thinking blocks in order; other block types (server tools,
- * citations…) are ignored. A body that is not a message is a `ModelProtocolError`.
+ * citations…) are ignored. Thinking blocks are stamped with `origin` (the adapter's provider and
+ * configured model). A body that is not a message is a `ModelProtocolError`.
  */
-export function decodeMessage(body: unknown, secrets: readonly string[]): ModelResponse {
+export function decodeMessage(
+  body: unknown,
+  secrets: readonly string[],
+  origin?: ThinkingOrigin,
+): ModelResponse {
   if (!isRecord(body)) throw protocolError('the response body is not a JSON object');
   if (body.type === 'error') throw errorFromEnvelope(body, secrets);
   if (!Array.isArray(body.content))
@@ -32,6 +38,7 @@ export function decodeMessage(body: unknown, secrets: readonly string[]): ModelR
     usage: readUsage(body.usage),
     stopReason: body.stop_reason,
     model: body.model,
+    origin,
   };
   body.content.forEach((block: unknown, i) => {
     if (!isRecord(block)) throw protocolError(`content[${i}] is not an object`);

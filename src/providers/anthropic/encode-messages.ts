@@ -2,6 +2,7 @@ import type { JsonObject } from '../../model/json';
 import type { Message, ToolCall } from '../../model/message';
 import { partProblem, type Part } from '../../model/part';
 import { ModelProtocolError } from '../../model/provider-errors';
+import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './options';
 import type {
   WireAssistantBlock,
@@ -32,9 +33,13 @@ type Turn =
  * (wherever they appear); user messages and tool results form `user` turns, assistant messages
  * `assistant` turns. Consecutive turns of the same side are merged because the API requires
  * alternation; in a merged user turn the `tool_result` blocks come first, then text and images
- * in order. A message that yields no block (empty text, nothing else) is skipped.
+ * in order. A message that yields no block (empty text, nothing else) is skipped. Thinking is
+ * replayed only when it came from `target` (see {@link assistantBlocks}).
  */
-export function encodeMessages(messages: readonly Message[]): EncodedConversation {
+export function encodeMessages(
+  messages: readonly Message[],
+  target: ThinkingOrigin,
+): EncodedConversation {
   const system: string[] = [];
   const turns: Turn[] = [];
   messages.forEach((message, i) => {
@@ -51,7 +56,7 @@ export function encodeMessages(messages: readonly Message[]): EncodedConversatio
         userTurn(turns).results.push(toolResult(message, i));
         return;
       case 'assistant': {
-        const blocks = assistantBlocks(message, i);
+        const blocks = assistantBlocks(message, i, target);
         if (blocks.length === 0) return;
         const last = turns.at(-1);
         if (last?.role === 'assistant') last.blocks.push(...blocks);
@@ -124,13 +129,20 @@ function toolResult(message: Message, i: number): WireToolResult {
 /**
  * Assistant blocks in the order the API requires: stored thinking first (signed blocks as
  * `thinking`, redacted ones as `redacted_thinking`; unsigned text cannot be verified by the API
- * and is not replayed), then the text, then the tool calls.
+ * and is not replayed), then the text, then the tool calls. Thinking from another issuer than
+ * `target` (another provider, another model; Claude on Bedrock with the same model counts as the
+ * same issuer) is left out: its signature would not verify. Unstamped blocks are trusted.
  */
-function assistantBlocks(message: Message, i: number): WireAssistantBlock[] {
+function assistantBlocks(
+  message: Message,
+  i: number,
+  target: ThinkingOrigin,
+): WireAssistantBlock[] {
   if (message.parts !== undefined && message.parts.length > 0)
     throw encodingError(`message ${i}: parts are only supported on user messages`);
   const blocks: WireAssistantBlock[] = [];
   for (const block of message.thinking ?? []) {
+    if (!blockReplayableTo(block, target)) continue;
     if (block.redacted !== undefined && block.redacted !== '')
       blocks.push({ type: 'redacted_thinking', data: block.redacted });
     else if (block.signature !== undefined && block.signature !== '')

@@ -35,7 +35,10 @@ export function encodeRequest(
   if (!isRecord(request) || !Array.isArray(request.messages))
     fail('the request must have a `messages` array');
   const settings: ModelSettings = request.settings ?? {};
-  const { system, messages } = encodeMessages(request.messages);
+  const { system, messages } = encodeMessages(request.messages, {
+    provider: PROVIDER,
+    model: config.model,
+  });
   const body: WireRequest = {
     model: config.model,
     max_tokens: maxTokens(settings.maxTokens, config.maxTokens),

@@ -1,19 +1,19 @@
-import { cancellationError, throwIfCancelled } from '../../model/cancellation';
+import { throwIfCancelled } from '../../model/cancellation';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import {
-  ModelProtocolError,
-  ModelTransportError,
-  StreamInterruptedError,
-} from '../../model/provider-errors';
+import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
 import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
+import { expectEventStream, readBodyText } from '../shared/body';
+import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';
+import type { ThinkingOrigin } from '../shared/provenance';
+import { redact, redactCause } from '../shared/redact';
 import { readSse } from '../shared/sse';
 import { decodeMessage } from './decode-response';
 import { encodeRequest } from './encode-request';
 import { parseErrorBody } from './errors';
 import { PROVIDER, resolveOptions, type AnthropicConfig, type AnthropicOptions } from './options';
-import { StreamAssembler, StopReading } from './stream-assembler';
+import { StreamAssembler } from './stream-assembler';
 import type { WireRequest } from './wire';
 
 /**
@@ -21,41 +21,49 @@ import type { WireRequest } from './wire';
  * Configuration is validated at construction (`ModelConfigError`); request settings when a call
  * starts, before anything is sent. HTTP errors are `ModelHTTPError` (retryable for 408, 429 and
  * 5xx, including 529 overloaded) with the API's error type as `code`; transport failures and the
- * adapter's own timeout are retryable `ModelTransportError`s; a stream without `message_stop`
- * is a `StreamInterruptedError`; malformed bodies and frames are `ModelProtocolError`s. The API
- * key is sent as `x-api-key` and redacted from every error.
+ * adapter's own timeout are retryable `ModelTransportError`s; a stream cut before its stop reason
+ * and final usage arrived is a `StreamInterruptedError`; malformed bodies and frames, and a
+ * streaming answer that is not an event stream, are `ModelProtocolError`s; a body over
+ * `maxResponseBytes` is a `ResponseTooLargeError`. Redirects to another origin are refused
+ * (`ModelRedirectError`). The API key is sent as `x-api-key` and redacted from every error.
  */
 export class AnthropicModel implements StreamingModel {
   /** `anthropic:<model>`. */
   readonly name: string;
   private readonly config: AnthropicConfig;
+  /** Stamped on the thinking this adapter decodes (see docs/guides/thinking.md). */
+  private readonly origin: ThinkingOrigin;
 
   constructor(options: AnthropicOptions) {
     this.config = resolveOptions(options);
     this.name = `${PROVIDER}:${this.config.model}`;
+    this.origin = { provider: PROVIDER, model: this.config.model };
   }
 
   /** Sends one request and returns the normalised message. */
   async generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {
     const body = encodeRequest(this.config, request, false);
+    const secrets = [this.config.apiKey];
     return this.call(
       body,
       options.signal,
       () => false,
-      async (response) => {
-        let text: string;
-        try {
-          text = await response.text();
-        } catch (cause) {
-          throw new ModelTransportError(PROVIDER, 'the response body could not be read', { cause });
-        }
+      async (response, signal) => {
+        const text = await readBodyText(response, {
+          provider: PROVIDER,
+          maxBytes: this.config.maxResponseBytes,
+          signal,
+          secrets,
+        });
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch (cause) {
-          throw new ModelProtocolError(PROVIDER, 'the response body is not valid JSON', { cause });
+          throw new ModelProtocolError(PROVIDER, 'the response body is not valid JSON', {
+            cause: redact(text, secrets) === text ? cause : redactCause(cause, secrets),
+          });
         }
-        return decodeMessage(json, [this.config.apiKey]);
+        return decodeMessage(json, secrets, this.origin);
       },
     );
   }
@@ -63,8 +71,9 @@ export class AnthropicModel implements StreamingModel {
   /**
    * Streams one request (`stream: true`): `onDelta` receives text, tool-call and thinking
    * fragments in arrival order and is awaited before reading on; an error it throws stops the
-   * stream and is rethrown as-is. Resolves with the assembled response once `message_stop`
-   * arrives.
+   * stream and is rethrown as-is. Resolves with the assembled response at `message_stop`,
+   * without waiting for the server to close the connection; a stream cut after the
+   * `message_delta` that carries the stop reason and final usage completes too.
    */
   async stream(
     request: ModelRequest,
@@ -81,23 +90,27 @@ export class AnthropicModel implements StreamingModel {
         throw error;
       }
     };
-    const assembler = new StreamAssembler(handler, [this.config.apiKey]);
+    const secrets = [this.config.apiKey];
+    const assembler = new StreamAssembler(handler, secrets, this.origin);
     const fromHandler = (error: unknown): boolean => handlerFailure?.error === error;
     return this.call(body, options.signal, fromHandler, async (response, signal) => {
-      try {
-        await readSse(
-          response.body,
-          (event) => {
-            throwIfCancelled(signal); // several events can arrive in one read
-            return assembler.onEvent(event);
-          },
-          { provider: PROVIDER, signal, maxLineBytes: this.config.maxLineBytes },
-        );
-      } catch (error) {
-        if (!StopReading.is(error)) throw error;
-      }
+      await expectEventStream(response, PROVIDER);
+      await readSse(
+        response.body,
+        (event) => {
+          throwIfCancelled(signal); // several events can arrive in one read
+          return assembler.onEvent(event);
+        },
+        {
+          provider: PROVIDER,
+          signal,
+          maxLineBytes: this.config.maxLineBytes,
+          settled: () => assembler.settled,
+          secrets,
+        },
+      );
       throwIfCancelled(signal);
-      if (!assembler.stopped)
+      if (!assembler.settled)
         throw new StreamInterruptedError(PROVIDER, 'the stream ended before message_stop', {
           retryable: true,
         });
@@ -106,10 +119,11 @@ export class AnthropicModel implements StreamingModel {
   }
 
   /**
-   * POSTs `body` and hands the response to `read`. Any failure aborts the request (so the
-   * upstream body is released). Errors `asIs` accepts (the delta handler's) are rethrown
-   * unchanged; otherwise an abort of the caller's signal surfaces as its cancellation error and
-   * the adapter's own timeout as a retryable transport error.
+   * POSTs `body` and hands the response to `read`, within one {@link CallScope}: the caller's
+   * signal and the adapter's timeout, released when the call settles. Any failure aborts the
+   * request (so the upstream body is released). Errors `asIs` accepts (the delta handler's) are
+   * rethrown unchanged; otherwise an abort of the caller's signal surfaces as its cancellation
+   * error and the adapter's own timeout as a retryable transport error.
    */
   private async call<T>(
     body: WireRequest,
@@ -117,14 +131,12 @@ export class AnthropicModel implements StreamingModel {
     asIs: (error: unknown) => boolean,
     read: (response: Response, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    throwIfCancelled(callerSignal);
-    const controller = new AbortController();
-    const signals = [controller.signal];
-    if (callerSignal !== undefined) signals.push(callerSignal);
-    const timeout = this.config.timeout > 0 ? AbortSignal.timeout(this.config.timeout) : undefined;
-    if (timeout !== undefined) signals.push(timeout);
-    const signal = AbortSignal.any(signals);
-    try {
+    const scope = new CallScope({
+      provider: PROVIDER,
+      timeout: this.config.timeout,
+      signal: callerSignal,
+    });
+    return scope.run(async (signal) => {
       const response = await postJson({
         provider: PROVIDER,
         url: this.config.url,
@@ -134,19 +146,10 @@ export class AnthropicModel implements StreamingModel {
         fetch: this.config.fetch,
         parseError: parseErrorBody,
         secrets: [this.config.apiKey],
+        errorBodyTimeout: this.config.errorBodyTimeout,
       });
-      return await read(response, signal);
-    } catch (error) {
-      controller.abort();
-      if (asIs(error)) throw error;
-      if (callerSignal?.aborted === true) throw cancellationError(callerSignal);
-      if (timeout?.aborted === true)
-        throw new ModelTransportError(
-          PROVIDER,
-          `no complete response within the adapter timeout of ${this.config.timeout} ms`,
-        );
-      throw error;
-    }
+      return read(response, signal);
+    }, asIs);
   }
 
   private headers(stream: boolean): Record<string, string> {

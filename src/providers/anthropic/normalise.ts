@@ -3,6 +3,7 @@ import type { Message, ToolCall } from '../../model/message';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
 import type { Usage } from '../../model/usage';
+import { stampBlock, type ThinkingOrigin } from '../shared/provenance';
 
 /** `stop_reason` → normalised finish reason; unknown values pass through lower-cased. */
 const FINISH: Readonly<Record<string, string>> = {
@@ -64,6 +65,8 @@ export interface AssembledTurn {
   usage: WireUsage;
   stopReason: unknown;
   model: unknown;
+  /** Who produced the turn; its thinking blocks are stamped with it. */
+  origin?: ThinkingOrigin | undefined;
 }
 
 /** A thinking block from wire fields; empty strings are left out. */
@@ -79,7 +82,11 @@ export function toResponse(turn: AssembledTurn): ModelResponse {
   const message: Message = { role: 'assistant' };
   if (turn.text !== '') message.content = turn.text;
   if (turn.toolCalls.length > 0) message.toolCalls = turn.toolCalls;
-  if (turn.thinking.length > 0) message.thinking = turn.thinking;
+  if (turn.thinking.length > 0)
+    message.thinking =
+      turn.origin === undefined
+        ? turn.thinking
+        : turn.thinking.map((block) => stampBlock(block, turn.origin as ThinkingOrigin));
   const response: ModelResponse = { message, usage: toUsage(turn.usage) };
   const finishReason = finishReasonOf(turn.stopReason);
   if (finishReason !== undefined) response.finishReason = finishReason;

@@ -1,5 +1,7 @@
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ThinkingSettings } from '../../model/request';
+import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { FetchLike } from '../shared/http';
 
 /** The provider name used in errors and in the model name (`anthropic:<model>`). */
@@ -38,10 +40,20 @@ export interface AnthropicOptions {
   thinking?: ThinkingSettings;
   /** Default `output_config.effort` when a request's `settings.reasoningEffort` is unset. */
   effort?: AnthropicEffort;
-  /** Whole-request timeout in ms (response and stream); default 5 minutes; 0 disables it. */
+  /**
+   * Whole-call timeout in ms (request, response and stream); default 5 minutes; 0 disables it.
+   * Exceeding it is a retryable `ModelTransportError`.
+   */
   timeout?: number;
   /** Largest accepted SSE line in bytes; default the shared reader's cap (8 MiB). */
   maxLineBytes?: number;
+  /** Largest accepted non-streaming response body in bytes (`ResponseTooLargeError`); default 32 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * Milliseconds an error response's body may take to arrive before the `ModelHTTPError` is
+   * reported without it (status and `Retry-After` intact); default 5 s.
+   */
+  errorBodyTimeout?: number;
   /** The `fetch` to use; default the global one. */
   fetch?: FetchLike;
 }
@@ -58,6 +70,8 @@ export interface AnthropicConfig {
   readonly effort: AnthropicEffort | undefined;
   readonly timeout: number;
   readonly maxLineBytes: number | undefined;
+  readonly maxResponseBytes: number;
+  readonly errorBodyTimeout: number;
   readonly fetch: FetchLike | undefined;
 }
 
@@ -135,8 +149,14 @@ export function resolveOptions(options: AnthropicOptions): AnthropicConfig {
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0)
     fail('`timeout` must be a number of ms >= 0 (0 disables it)');
+  if (timeout > MAX_TIMEOUT_MS) fail(`\`timeout\` must be at most ${MAX_TIMEOUT_MS} ms`);
   if (options.maxLineBytes !== undefined && !isIntegerAtLeast(options.maxLineBytes, 1))
     fail('`maxLineBytes` must be a positive integer');
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!isIntegerAtLeast(maxResponseBytes, 1)) fail('`maxResponseBytes` must be a positive integer');
+  const errorBodyTimeout = options.errorBodyTimeout ?? DEFAULT_ERROR_BODY_TIMEOUT_MS;
+  if (!isIntegerAtLeast(errorBodyTimeout, 1) || errorBodyTimeout > MAX_TIMEOUT_MS)
+    fail(`\`errorBodyTimeout\` must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}`);
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     fail('`fetch` must be a function');
   return {
@@ -150,6 +170,8 @@ export function resolveOptions(options: AnthropicOptions): AnthropicConfig {
     effort: options.effort,
     timeout,
     maxLineBytes: options.maxLineBytes,
+    maxResponseBytes,
+    errorBodyTimeout,
     fetch: options.fetch,
   };
 }

@@ -3,7 +3,9 @@ import type { Delta } from '../../model/delta';
 import type { DeltaHandler } from '../../model/model';
 import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
-import type { SseEvent } from '../shared/sse';
+import { redact, redactCause } from '../shared/redact';
+import { STOP, type SseEvent, type SseVerdict } from '../shared/sse';
+import type { ThinkingOrigin } from '../shared/provenance';
 import { streamErrorEvent } from './errors';
 import { readUsage, thinkingBlock, toResponse, type WireUsage } from './normalise';
 import { PROVIDER } from './options';
@@ -32,18 +34,6 @@ function str(value: unknown, what: string): string {
   return value;
 }
 
-/** Thrown after `message_stop` so the reader stops; the adapter catches it. Internal. */
-export class StopReading extends Error {
-  constructor() {
-    super('message_stop received');
-  }
-
-  /** Whether `value` is the sentinel. */
-  static is(value: unknown): value is StopReading {
-    return value instanceof StopReading;
-  }
-}
-
 /**
  * Folds the Messages API's stream events into deltas and the final response. The event type is
  * read from the payload's `type` (so streams without `event:` lines work), falling back to the
@@ -60,28 +50,42 @@ export class StreamAssembler {
   private stopReason: unknown;
   private model: unknown;
   private done = false;
+  private final = false;
 
   constructor(
     private readonly onDelta: DeltaHandler,
     private readonly secrets: readonly string[],
+    /** Who produces the stream; its thinking blocks are stamped with it. */
+    private readonly origin?: ThinkingOrigin,
   ) {}
 
-  /** Whether `message_stop` arrived (the terminal event; {@link StopReading} is thrown then). */
-  get stopped(): boolean {
-    return this.done;
+  /**
+   * Whether the response is complete: `message_stop` arrived, or a `message_delta` carried the
+   * stop reason and the final usage — Anthropic's own SDKs finish on the same bytes, so a stream
+   * cut after that point (EOF or a reset) completes instead of being interrupted.
+   */
+  get settled(): boolean {
+    return this.done || this.final;
   }
 
-  /** Handles one SSE event, awaiting the delta handler before returning. */
-  async onEvent(event: SseEvent): Promise<void> {
-    if (this.done) return;
+  /**
+   * Handles one SSE event, awaiting the delta handler before returning; returns `STOP` at
+   * `message_stop`, the terminal event.
+   */
+  async onEvent(event: SseEvent): Promise<SseVerdict> {
+    if (this.done) return STOP;
     let payload: unknown;
     try {
       payload = JSON.parse(event.data);
     } catch (cause) {
-      throw protocolError(`a data frame is not valid JSON: ${preview(event.data)}`, cause);
+      const shown = redact(event.data, this.secrets);
+      const safe = shown === event.data ? cause : redactCause(cause, this.secrets);
+      throw protocolError(`a data frame is not valid JSON: ${preview(shown)}`, safe);
     }
     if (!isRecord(payload))
-      throw protocolError(`a data frame is not an object: ${preview(event.data)}`);
+      throw protocolError(
+        `a data frame is not an object: ${preview(redact(event.data, this.secrets))}`,
+      );
     const type = typeof payload.type === 'string' ? payload.type : event.event;
     switch (type) {
       case 'message_start': {
@@ -97,14 +101,17 @@ export class StreamAssembler {
       case 'content_block_stop':
         this.stop(payload);
         return;
-      case 'message_delta':
-        if (isRecord(payload.delta) && payload.delta.stop_reason !== undefined)
-          this.stopReason = payload.delta.stop_reason;
+      case 'message_delta': {
+        const stopReason = isRecord(payload.delta) ? payload.delta.stop_reason : undefined;
+        if (stopReason !== undefined) this.stopReason = stopReason;
         this.usage = readUsage(payload.usage, this.usage);
+        if (typeof stopReason === 'string' && stopReason !== '' && isRecord(payload.usage))
+          this.final = true;
         return;
+      }
       case 'message_stop':
         this.done = true;
-        throw new StopReading();
+        return STOP;
       case 'error':
         throw streamErrorEvent(payload, this.secrets);
       default:
@@ -135,6 +142,7 @@ export class StreamAssembler {
       usage: this.usage,
       stopReason: this.stopReason,
       model: this.model,
+      origin: this.origin,
     });
   }
 

@@ -5,9 +5,10 @@ import { ModelConfigError, ModelTransportError } from '../../model/provider-erro
 import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
 import type { ChatAuth, ChatEndpoint } from '../openai/chat-core';
-import { generateChat, streamChat } from '../openai/chat-core';
+import { generateChat, headerSecrets, streamChat } from '../openai/chat-core';
 import type { CommonChatOptions } from '../openai/config-checks';
 import { checkBaseURL, checkCommon, optionalText, requireText } from '../openai/config-checks';
+import { redact, redactCause } from '../shared/redact';
 import { AZURE_CAPABILITIES, azureURL, checkApiVersion, checkEndpoint } from './addressing';
 
 const PROVIDER = 'azure';
@@ -57,15 +58,16 @@ export class AzureChatModel implements StreamingModel {
     this.apiVersion = checkApiVersion(options.apiVersion);
     const base = checkEndpoint(options.endpoint, options.resourceName);
     this.url = azureURL(checkBaseURL(PROVIDER, 'endpoint', base), this.deployment, this.apiVersion);
-    const auth = authFrom(options);
     const common = checkCommon(PROVIDER, options, AZURE_CAPABILITIES, 'max_tokens');
+    const extra = headerSecrets(common.headers);
+    const auth = authFrom(options, extra);
     this.endpoint = {
       provider: PROVIDER,
       url: this.url,
       model: this.apiVersion === 'v1' ? this.deployment : undefined,
       auth: async () => {
         const { headers, secrets } = await auth();
-        return { headers: { ...headers, ...common.headers }, secrets };
+        return { headers: { ...headers, ...common.headers }, secrets: [...secrets, ...extra] };
       },
       fetch: common.fetch,
       capabilities: common.capabilities,
@@ -74,6 +76,8 @@ export class AzureChatModel implements StreamingModel {
       defaults: common.settings,
       timeout: common.timeout,
       maxLineBytes: common.maxLineBytes,
+      maxResponseBytes: common.maxResponseBytes,
+      errorBodyTimeout: common.errorBodyTimeout,
     };
   }
 
@@ -97,7 +101,11 @@ export function azure(options: AzureOptions): AzureChatModel {
   return new AzureChatModel(options);
 }
 
-function authFrom(options: AzureOptions): () => Promise<ChatAuth> {
+/**
+ * The credentials of every call. A `getToken` failure is reported with its message and cause
+ * chain redacted of the tokens it issued before and of the credential headers configured.
+ */
+function authFrom(options: AzureOptions, extra: readonly string[]): () => Promise<ChatAuth> {
   const apiKey = optionalText(PROVIDER, 'apiKey', options.apiKey);
   const token = optionalText(PROVIDER, 'azureADToken', options.azureADToken);
   const getToken = options.getToken;
@@ -112,17 +120,22 @@ function authFrom(options: AzureOptions): () => Promise<ChatAuth> {
   if (apiKey !== undefined)
     return () => Promise.resolve({ headers: { 'api-key': apiKey }, secrets: [apiKey] });
   if (token !== undefined) return () => Promise.resolve(bearer(token));
+  const issued: string[] = [];
   return async () => {
     let fresh: unknown;
     try {
       fresh = await (getToken as () => string | Promise<string>)();
     } catch (cause) {
-      throw new ModelTransportError(PROVIDER, `getToken failed: ${describeError(cause)}`, {
-        cause,
-      });
+      const secrets = [...issued, ...extra];
+      throw new ModelTransportError(
+        PROVIDER,
+        `getToken failed: ${redact(describeError(cause), secrets)}`,
+        { cause: redactCause(cause, secrets) },
+      );
     }
     if (typeof fresh !== 'string' || fresh === '')
       throw new ModelConfigError(PROVIDER, 'getToken must return a non-empty token string');
+    if (!issued.includes(fresh)) issued.splice(0, issued.length, ...issued.slice(-3), fresh);
     return bearer(fresh);
   };
 }

@@ -9,6 +9,7 @@ import type { Message } from '../../model/message';
 import type { Part } from '../../model/part';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ThinkingBlock } from '../../model/thinking';
+import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './sdk';
 
 /** A JSON document as the SDK types it (tool input, schemas, extra model fields). */
@@ -34,9 +35,14 @@ const IMAGE_FORMATS: Record<string, ImageFormat> = {
  * then text, then `toolUse` blocks; tool results to `toolResult` blocks on the user side.
  * Consecutive messages of the same side are merged (Converse requires alternation); messages
  * with nothing to send are skipped. Unsupported content throws `ModelConfigError` before
- * anything is signed or sent.
+ * anything is signed or sent. Reasoning is replayed only to the model that produced it (`modelId`;
+ * Claude reasoning from the Anthropic API counts when it names the same Claude model).
  */
-export function toConverseConversation(messages: readonly Message[]): ConverseConversation {
+export function toConverseConversation(
+  messages: readonly Message[],
+  modelId: string,
+): ConverseConversation {
+  const target: ThinkingOrigin = { provider: PROVIDER, model: modelId };
   const system: SystemContentBlock[] = [];
   const out: BedrockMessage[] = [];
   messages.forEach((message, i) => {
@@ -51,7 +57,7 @@ export function toConverseConversation(messages: readonly Message[]): ConverseCo
         `message ${i}: parts are only supported on user messages (role ${message.role})`,
       );
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = blocksOf(message, i);
+    const blocks = blocksOf(message, i, target);
     if (blocks.length === 0) return;
     const last = out[out.length - 1];
     if (last?.role === role) (last.content ??= []).push(...blocks);
@@ -60,10 +66,10 @@ export function toConverseConversation(messages: readonly Message[]): ConverseCo
   return { system, messages: out };
 }
 
-function blocksOf(message: Message, index: number): ContentBlock[] {
+function blocksOf(message: Message, index: number, target: ThinkingOrigin): ContentBlock[] {
   switch (message.role) {
     case 'assistant':
-      return assistantBlocks(message);
+      return assistantBlocks(message, target);
     case 'tool':
       return [toolResultBlock(message, index)];
     default:
@@ -79,8 +85,11 @@ function userBlocks(message: Message, index: number): ContentBlock[] {
   return blocks;
 }
 
-function assistantBlocks(message: Message): ContentBlock[] {
-  const blocks: ContentBlock[] = (message.thinking ?? []).map(reasoningBlock);
+/** Reasoning from `target` (or unstamped) first, then text, then `toolUse` blocks. */
+function assistantBlocks(message: Message, target: ThinkingOrigin): ContentBlock[] {
+  const blocks: ContentBlock[] = (message.thinking ?? [])
+    .filter((block) => blockReplayableTo(block, target) && travelsUnchanged(block))
+    .map(reasoningBlock);
   if (message.content !== undefined && message.content !== '')
     blocks.push({ text: message.content });
   for (const call of message.toolCalls ?? [])
@@ -94,6 +103,17 @@ function toolResultBlock(message: Message, index: number): ContentBlock {
   return {
     toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content ?? '' }] },
   };
+}
+
+/**
+ * Whether Converse can carry `block` unchanged. Redacted data travels as bytes, so it must be
+ * canonical base64 (what this adapter stores; Claude's `redacted_thinking` data from the Anthropic
+ * API is too); anything else would be altered, so it is left out.
+ */
+function travelsUnchanged(block: ThinkingBlock): boolean {
+  const data = block.redacted;
+  if (data === undefined || data === '') return true;
+  return Buffer.from(data, 'base64').toString('base64') === data;
 }
 
 /** A stored thinking block replayed unchanged: signed text, or the redacted bytes. */

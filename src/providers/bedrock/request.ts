@@ -27,7 +27,7 @@ export function toConverseInput(
 ): ConverseCommandInput {
   if (request.settings !== undefined) validateSettings(request.settings, 'request settings');
   const settings = mergeSettings(defaults.settings, request.settings);
-  const { system, messages } = toConverseConversation(request.messages);
+  const { system, messages } = toConverseConversation(request.messages, defaults.modelId);
   const fields = settingsFields(settings, defaults.additionalModelRequestFields);
   const input: ConverseCommandInput = { modelId: defaults.modelId, messages };
   if (system.length > 0) input.system = system;

@@ -9,6 +9,7 @@ import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
 import type { Usage } from '../../model/usage';
+import { stampBlock } from '../shared/provenance';
 import { PROVIDER } from './sdk';
 
 const FINISH_REASONS: Record<string, string> = {
@@ -51,12 +52,18 @@ export interface AssistantParts {
   thinking: ThinkingBlock[];
 }
 
-/** The golem assistant message for collected parts (empty fields omitted). */
-export function assistantMessageOf(parts: AssistantParts): Message {
+/**
+ * The golem assistant message for collected parts (empty fields omitted); thinking blocks are
+ * stamped as produced by Bedrock's `modelId`.
+ */
+export function assistantMessageOf(parts: AssistantParts, modelId: string): Message {
   const message: Message = { role: 'assistant' };
   if (parts.text !== '') message.content = parts.text;
   if (parts.toolCalls.length > 0) message.toolCalls = parts.toolCalls;
-  if (parts.thinking.length > 0) message.thinking = parts.thinking;
+  if (parts.thinking.length > 0)
+    message.thinking = parts.thinking.map((block) =>
+      stampBlock(block, { provider: PROVIDER, model: modelId }),
+    );
   return message;
 }
 
@@ -73,7 +80,7 @@ export function fromConverseOutput(output: ConverseCommandOutput, modelId: strin
   const parts: AssistantParts = { text: '', toolCalls: [], thinking: [] };
   for (const block of content) addBlock(parts, block);
   const response: ModelResponse = {
-    message: assistantMessageOf(parts),
+    message: assistantMessageOf(parts, modelId),
     usage: usageOf(output.usage),
     modelName: modelId,
   };

@@ -30,12 +30,18 @@ export class StreamAssembler {
   private stopReason: string | undefined;
   private usage: TokenUsage | undefined;
   private stopped = false;
+  private metadataSeen = false;
 
   constructor(private readonly modelId: string) {}
 
   /** Whether `messageStop` arrived. */
   get complete(): boolean {
     return this.stopped;
+  }
+
+  /** Whether the stream is over: `metadata` (final usage) followed `messageStop`. */
+  get finished(): boolean {
+    return this.stopped && this.metadataSeen;
   }
 
   /** Folds one event in and returns the delta to emit, if any. Unknown events are ignored. */
@@ -59,6 +65,7 @@ export class StreamAssembler {
       this.stopped = true;
     } else if (event.metadata !== undefined) {
       this.usage = event.metadata.usage ?? this.usage;
+      this.metadataSeen = true;
     }
     return undefined;
   }
@@ -134,7 +141,7 @@ export class StreamAssembler {
       call.args.trim() === '' ? { ...call, args: '{}' } : call,
     );
     const response: ModelResponse = {
-      message: assistantMessageOf({ text: this.text, toolCalls, thinking }),
+      message: assistantMessageOf({ text: this.text, toolCalls, thinking }, this.modelId),
       usage: usageOf(this.usage),
       modelName: this.modelId,
     };

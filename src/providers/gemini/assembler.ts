@@ -4,6 +4,7 @@ import type { Message, ToolCall } from '../../model/message';
 import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
+import { stampBlock, stampCall } from '../shared/provenance';
 import type { CallIdAllocator } from './call-ids';
 import { normaliseFinishReason } from './finish-reason';
 import { ArgsAccumulator } from './partial-args';
@@ -30,6 +31,8 @@ interface OpenCall {
  *   (`willContinue`/`partialArgs`) is `{index, id, name}` first and `{index, argsFragment}`
  *   with the complete args when it ends (an empty `functionCall`, a fragment without
  *   `willContinue`, the next named call, or the finish reason).
+ * - Thinking blocks and call signatures are stamped with the adapter's provider and configured
+ *   model, the issuer they may be replayed to.
  * - Usage is the last reported value of each of `promptTokenCount` (input) and
  *   `candidatesTokenCount` (output, which excludes `thoughtsTokenCount`).
  * - `finished` becomes true with the first `finishReason` or a `promptFeedback.blockReason`
@@ -100,8 +103,11 @@ export class ResponseAssembler {
     if (this.open !== undefined) this.closeOpenCall();
     const message: Message = { role: 'assistant' };
     if (this.text !== '') message.content = this.text;
-    if (this.calls.length > 0) message.toolCalls = this.calls.map((call) => ({ ...call }));
-    if (this.blocks.length > 0) message.thinking = this.blocks.map((block) => ({ ...block }));
+    const origin = { provider: this.provider, model: this.model };
+    if (this.calls.length > 0)
+      message.toolCalls = this.calls.map((call) => stampCall(call, origin));
+    if (this.blocks.length > 0)
+      message.thinking = this.blocks.map((block) => stampBlock(block, origin));
     const response: ModelResponse = {
       message,
       usage: { inputTokens: this.inputTokens ?? 0, outputTokens: this.outputTokens ?? 0 },

@@ -3,6 +3,11 @@ import { isRecord } from '../../model/guards';
 import { HistoryFormatError } from '../../model/history-error';
 import type { Message } from '../../model/message';
 import type { Part } from '../../model/part';
+import {
+  blockReplayableTo,
+  callSignatureReplayableTo,
+  type ThinkingOrigin,
+} from '../shared/provenance';
 import type { GeminiContent, GeminiPart } from './wire';
 
 /** The conversation in Gemini's shape. */
@@ -17,8 +22,12 @@ export interface GeminiConversation {
  * `inlineData` for bytes); assistant messages become `model` contents (see
  * {@link assistantParts}); tool results become `functionResponse` parts of a `user` content,
  * `{name, id, response: {result: <text>}}`. Consecutive contents of the same role are merged.
+ * `target` (the adapter's provider and model) decides which reasoning is replayed.
  */
-export function toGeminiConversation(messages: readonly Message[]): GeminiConversation {
+export function toGeminiConversation(
+  messages: readonly Message[],
+  target: ThinkingOrigin,
+): GeminiConversation {
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
   const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
@@ -37,7 +46,7 @@ export function toGeminiConversation(messages: readonly Message[]): GeminiConver
         push('user', userParts(message));
         break;
       case 'assistant':
-        push('model', assistantParts(message, index));
+        push('model', assistantParts(message, index, target));
         break;
       case 'tool':
         push('user', [toolResultPart(message, index, messages)]);
@@ -77,18 +86,32 @@ function imagePart(part: Part): GeminiPart {
 }
 
 /**
+ * Google's documented stand-in `thoughtSignature` for a function call that has no signature
+ * Gemini issued (history from another model or provider, or hand-built): it skips the check
+ * Gemini 3 makes on the first call of each model step.
+ */
+export const SKIP_SIGNATURE_VALIDATOR = 'skip_thought_signature_validator';
+
+/**
  * A `model` content's parts, in this order: thinking blocks with text as thought parts
  * (`{text, thought: true, thoughtSignature?}`); the text; signature-only blocks as
  * `{text: '', thoughtSignature}` (Gemini sends such a part after the text, see the adapter
  * guide); the tool calls as `{functionCall: {name, args, id}, thoughtSignature?}` with
  * `ToolCall.signature` replayed. Redacted blocks cannot be replayed to Gemini: they are skipped
- * here and stay in the evidence (spec §20.1).
+ * here and stay in the evidence (spec §20.1). Reasoning from another issuer than `target`
+ * (another provider or model) is left out, blocks and call signatures alike; when the message's
+ * first call is left without a signature it gets {@link SKIP_SIGNATURE_VALIDATOR}.
  */
-export function assistantParts(message: Message, index: number): GeminiPart[] {
+export function assistantParts(
+  message: Message,
+  index: number,
+  target: ThinkingOrigin,
+): GeminiPart[] {
   const parts: GeminiPart[] = [];
   const trailing: GeminiPart[] = [];
   for (const block of message.thinking ?? []) {
     if (block.redacted !== undefined && block.redacted !== '') continue;
+    if (!blockReplayableTo(block, target)) continue;
     const signature =
       block.signature !== undefined && block.signature !== '' ? block.signature : '';
     if (block.text !== undefined && block.text !== '') {
@@ -104,8 +127,13 @@ export function assistantParts(message: Message, index: number): GeminiPart[] {
     const part: GeminiPart = {
       functionCall: { name: call.name, args: parseArgs(call.args, index, j), id: call.id },
     };
-    if (call.signature !== undefined && call.signature !== '')
+    if (
+      call.signature !== undefined &&
+      call.signature !== '' &&
+      callSignatureReplayableTo(call, target)
+    )
       part.thoughtSignature = call.signature;
+    else if (j === 0) part.thoughtSignature = SKIP_SIGNATURE_VALIDATOR;
     parts.push(part);
   }
   return parts;

@@ -1,10 +1,12 @@
-import { cancellationError, throwIfCancelled } from '../../model/cancellation';
 import { ModelHTTPError } from '../../model/errors';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
 import { ModelProtocolError, ModelTransportError } from '../../model/provider-errors';
 import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
-import { postJson, redact } from '../shared/http';
+import { expectEventStream, readBodyText } from '../shared/body';
+import { CallScope } from '../shared/call-scope';
+import { postJson } from '../shared/http';
+import { redact, redactCause } from '../shared/redact';
 import { ResponseAssembler } from './assembler';
 import { CallIdAllocator } from './call-ids';
 import { parseGeminiError, withRetryInfo } from './errors';
@@ -12,6 +14,11 @@ import { resolveOptions, type GeminiOptions, type ResolvedGeminiOptions } from '
 import { buildRequestBody } from './request';
 import { readGeminiStream } from './stream';
 import type { GeminiRequestBody } from './wire';
+
+/** Configured header names whose values are credentials, redacted from errors like the key. */
+const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|session|credential/i;
+
+const NONE = (): boolean => false;
 
 /**
  * Google Gemini through the Generative Language API (`generateContent`,
@@ -32,22 +39,20 @@ export class GeminiModel implements StreamingModel {
   /** One `generateContent` call. */
   async generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {
     const body = buildRequestBody(request, this.config);
-    return this.withDeadline(options.signal, async (signal, secrets, headers) => {
+    return this.call(options.signal, NONE, async (signal, secrets, headers) => {
       const response = await this.post('generateContent', body, headers, secrets, signal);
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (cause) {
-        if (signal.aborted) throw cancellationError(signal);
-        const detail = cause instanceof Error ? cause.message : String(cause);
-        throw new ModelTransportError(this.config.provider, redact(detail, secrets), { cause });
-      }
+      const text = await readBodyText(response, {
+        provider: this.config.provider,
+        maxBytes: this.config.maxResponseBytes,
+        signal,
+        secrets,
+      });
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch (cause) {
         throw new ModelProtocolError(this.config.provider, 'the response is not valid JSON', {
-          cause,
+          cause: redact(text, secrets) === text ? cause : redactCause(cause, secrets),
         });
       }
       const assembler = this.assembler(request);
@@ -58,14 +63,29 @@ export class GeminiModel implements StreamingModel {
     });
   }
 
-  /** One `streamGenerateContent?alt=sse` call; the assembled response equals `generate`'s. */
+  /**
+   * One `streamGenerateContent?alt=sse` call; the assembled response equals `generate`'s. It
+   * completes at the chunk carrying the `finishReason` (Gemini has no end-of-stream event),
+   * without waiting for the server to close the connection. An error `onDelta` throws is
+   * rethrown as-is.
+   */
   async stream(
     request: ModelRequest,
     onDelta: DeltaHandler,
     options: GenerateOptions = {},
   ): Promise<ModelResponse> {
     const body = buildRequestBody(request, this.config);
-    return this.withDeadline(options.signal, async (signal, secrets, headers) => {
+    let handlerFailure: { error: unknown } | undefined;
+    const handler: DeltaHandler = async (delta) => {
+      try {
+        await onDelta(delta);
+      } catch (error) {
+        handlerFailure = { error };
+        throw error;
+      }
+    };
+    const fromHandler = (error: unknown): boolean => handlerFailure?.error === error;
+    return this.call(options.signal, fromHandler, async (signal, secrets, headers) => {
       const response = await this.post(
         'streamGenerateContent?alt=sse',
         body,
@@ -73,8 +93,9 @@ export class GeminiModel implements StreamingModel {
         secrets,
         signal,
       );
+      await expectEventStream(response, this.config.provider);
       const assembler = this.assembler(request);
-      await readGeminiStream(response.body, assembler, onDelta, {
+      await readGeminiStream(response.body, assembler, handler, {
         provider: this.config.provider,
         signal,
         maxLineBytes: this.config.maxLineBytes,
@@ -109,67 +130,58 @@ export class GeminiModel implements StreamingModel {
         fetch: this.config.fetch,
         parseError: parseGeminiError,
         secrets,
+        errorBodyTimeout: this.config.errorBodyTimeout,
       });
     } catch (error) {
       throw ModelHTTPError.is(error) ? withRetryInfo(error) : error;
     }
   }
 
+  /**
+   * The request headers and the values to redact from errors: the API key or access token, and
+   * the values of configured headers that look like credentials.
+   */
   private async credentials(): Promise<{ headers: Record<string, string>; secrets: string[] }> {
     const { apiKey, accessToken } = this.config;
     const headers = { ...this.config.headers };
+    const secrets = Object.entries(headers)
+      .filter(([name]) => CREDENTIAL_HEADER.test(name))
+      .map(([, value]) => value);
     if (apiKey !== undefined) {
       headers['x-goog-api-key'] = apiKey;
-      return { headers, secrets: [apiKey] };
+      return { headers, secrets: [apiKey, ...secrets] };
     }
     const token = typeof accessToken === 'function' ? await accessToken() : (accessToken ?? '');
     if (typeof token !== 'string' || token === '')
       throw new ModelTransportError(this.config.provider, 'accessToken returned no token');
     headers.authorization = `Bearer ${token}`;
-    return { headers, secrets: [token] };
+    return { headers, secrets: [token, ...secrets] };
   }
 
   /**
-   * Runs `call` under the caller's signal and the adapter's whole-call timeout. The caller's
-   * abort surfaces as its cancellation error; the timeout as a retryable `ModelTransportError`.
+   * Runs `work` within one {@link CallScope}: the caller's signal and the adapter's whole-call
+   * timeout, released (timer cleared, listener removed) when the call settles. The caller's
+   * abort surfaces as its cancellation error, the timeout as a retryable `ModelTransportError`;
+   * errors `asIs` accepts (the delta handler's) are rethrown unchanged.
    */
-  private async withDeadline<T>(
+  private async call<T>(
     outer: AbortSignal | undefined,
-    call: (
+    asIs: (error: unknown) => boolean,
+    work: (
       signal: AbortSignal,
       secrets: readonly string[],
       headers: Record<string, string>,
     ) => Promise<T>,
   ): Promise<T> {
-    throwIfCancelled(outer);
-    const { headers, secrets } = await this.credentials();
-    const controller = new AbortController();
-    const forward = () => {
-      controller.abort(outer?.reason);
-    };
-    outer?.addEventListener('abort', forward, { once: true });
-    const state: { timedOut?: Error } = {};
-    const timeout = this.config.timeout;
-    const timer =
-      timeout > 0
-        ? setTimeout(() => {
-            state.timedOut = new Error(`no complete response within ${timeout} ms`);
-            controller.abort(state.timedOut);
-          }, timeout)
-        : undefined;
-    try {
-      return await call(controller.signal, secrets, headers);
-    } catch (error) {
-      // The cause is the timer's reason, not the cancellation it caused: a timeout is retryable.
-      if (state.timedOut !== undefined && outer?.aborted !== true)
-        throw new ModelTransportError(this.config.provider, state.timedOut.message, {
-          cause: state.timedOut,
-        });
-      throw error;
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      outer?.removeEventListener('abort', forward);
-    }
+    const scope = new CallScope({
+      provider: this.config.provider,
+      timeout: this.config.timeout,
+      signal: outer,
+    });
+    return scope.run(async (signal) => {
+      const { headers, secrets } = await this.credentials();
+      return work(signal, secrets, headers);
+    }, asIs);
   }
 }
 

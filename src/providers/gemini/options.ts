@@ -1,6 +1,8 @@
 import { isRecord } from '../../model/guards';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ModelSettings } from '../../model/request';
+import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { FetchLike } from '../shared/http';
 import { validateSettings, validateThinkingOptions, type GeminiThinkingOptions } from './settings';
 
@@ -29,10 +31,20 @@ export interface GeminiOptions {
   settings?: ModelSettings;
   /** `responseJsonSchema` (default: the JSON Schema as is) or `responseSchema` (compiled to Gemini's OpenAPI subset). */
   outputSchemaField?: GeminiOutputSchemaField;
-  /** Milliseconds for a whole call (request and stream); default 300000; 0 = no limit. */
+  /**
+   * Milliseconds for a whole call (request, response and stream); default 300000; 0 = no limit.
+   * Exceeding it is a retryable `ModelTransportError`.
+   */
   timeout?: number;
   /** Largest accepted SSE line in bytes; default that of the shared SSE reader (8 MiB). */
   maxLineBytes?: number;
+  /** Largest accepted non-streaming response body in bytes (`ResponseTooLargeError`); default 32 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * Milliseconds an error response's body may take to arrive before the `ModelHTTPError` is
+   * reported without it (status and `Retry-After` intact); default 5 s.
+   */
+  errorBodyTimeout?: number;
 }
 
 /** Validated configuration. */
@@ -49,6 +61,8 @@ export interface ResolvedGeminiOptions {
   outputSchemaField: GeminiOutputSchemaField;
   timeout: number;
   maxLineBytes: number | undefined;
+  maxResponseBytes: number;
+  errorBodyTimeout: number;
 }
 
 /** The provider label used in errors. */
@@ -90,9 +104,20 @@ export function resolveOptions(options: GeminiOptions): ResolvedGeminiOptions {
     fail('outputSchemaField must be "responseJsonSchema" or "responseSchema"');
   const timeout = options.timeout ?? DEFAULT_TIMEOUT;
   if (!Number.isInteger(timeout) || timeout < 0) fail('timeout must be an integer >= 0 (ms)');
+  if (timeout > MAX_TIMEOUT_MS) fail(`timeout must be at most ${MAX_TIMEOUT_MS} ms`);
   const maxLineBytes = options.maxLineBytes;
   if (maxLineBytes !== undefined && !(Number.isInteger(maxLineBytes) && maxLineBytes > 0))
     fail('maxLineBytes must be a positive integer');
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0))
+    fail('maxResponseBytes must be a positive integer');
+  const errorBodyTimeout = options.errorBodyTimeout ?? DEFAULT_ERROR_BODY_TIMEOUT_MS;
+  if (
+    !Number.isInteger(errorBodyTimeout) ||
+    errorBodyTimeout < 1 ||
+    errorBodyTimeout > MAX_TIMEOUT_MS
+  )
+    fail(`errorBodyTimeout must be an integer from 1 to ${MAX_TIMEOUT_MS} (ms)`);
   return {
     provider: PROVIDER,
     model,
@@ -106,6 +131,8 @@ export function resolveOptions(options: GeminiOptions): ResolvedGeminiOptions {
     outputSchemaField: field as GeminiOutputSchemaField,
     timeout,
     maxLineBytes,
+    maxResponseBytes,
+    errorBodyTimeout,
   };
 }
 

@@ -27,7 +27,12 @@ export function buildRequestBody(
       'Gemini cannot combine a native output schema (responseMimeType application/json) with ' +
         'function declarations; use tool-mode structured output (the agent option `outputTool`) instead',
     );
-  const body: GeminiRequestBody = { ...toGeminiConversation(request.messages) };
+  const body: GeminiRequestBody = {
+    ...toGeminiConversation(request.messages, {
+      provider: options.provider,
+      model: options.model,
+    }),
+  };
   if (request.tools.length > 0)
     body.tools = [{ functionDeclarations: request.tools.map(functionDeclaration) }];
   const config: GeminiGenerationConfig = samplingConfig(settings);

@@ -1,7 +1,8 @@
 import type { DeltaHandler } from '../../model/model';
 import { isRecord } from '../../model/guards';
 import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
-import { readSse } from '../shared/sse';
+import { redact, redactCause } from '../shared/redact';
+import { readSse, STOP } from '../shared/sse';
 import type { ResponseAssembler } from './assembler';
 import { streamErrorFrame } from './errors';
 
@@ -16,11 +17,13 @@ export interface GeminiStreamOptions {
 /**
  * Reads a `streamGenerateContent?alt=sse` body: every `data:` frame is one
  * `GenerateContentResponse` pushed into `assembler`, and its deltas go to `onDelta` (awaited, in
- * order; an `onDelta` error propagates as-is). Gemini has no end-of-stream event: the response
- * is complete once a chunk carried a `finishReason`, so EOF before that is a
- * `StreamInterruptedError` (retryable). A frame that is not JSON is a `ModelProtocolError`; an
- * `{error: …}` frame is a `ModelHTTPError` with its code (or a `StreamInterruptedError`); frames
- * with an `event:` name other than `message` are ignored.
+ * order; an `onDelta` error propagates as-is). Gemini has no end-of-stream event: the chunk
+ * carrying the `finishReason` (with the final usage) is the last one, so reading stops there
+ * without waiting for the server to close the connection, and a cut after it does not matter;
+ * EOF or a reset before it is a `StreamInterruptedError` (retryable). A frame that is not JSON is
+ * a `ModelProtocolError` (secrets redacted from its cause); an `{error: …}` frame is a
+ * `ModelHTTPError` with its code (or a `StreamInterruptedError`); frames with an `event:` name
+ * other than `message` are ignored.
  */
 export async function readGeminiStream(
   body: ReadableStream<Uint8Array> | null,
@@ -37,15 +40,23 @@ export async function readGeminiStream(
       try {
         payload = JSON.parse(event.data);
       } catch (cause) {
+        const clean = redact(event.data, options.secrets) === event.data;
         throw new ModelProtocolError(options.provider, 'a stream frame is not valid JSON', {
-          cause,
+          cause: clean ? cause : redactCause(cause, options.secrets),
         });
       }
       if (isRecord(payload) && payload.error !== undefined)
         throw streamErrorFrame(options.provider, payload, event.data, options.secrets);
       for (const delta of assembler.push(payload)) await onDelta(delta);
+      return assembler.finished ? STOP : undefined;
     },
-    { provider: options.provider, signal: options.signal, maxLineBytes: options.maxLineBytes },
+    {
+      provider: options.provider,
+      signal: options.signal,
+      maxLineBytes: options.maxLineBytes,
+      settled: () => assembler.finished,
+      secrets: options.secrets,
+    },
   );
   if (!assembler.finished)
     throw new StreamInterruptedError(

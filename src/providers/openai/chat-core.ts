@@ -1,14 +1,15 @@
-import { cancellationError, isCancellation, throwIfCancelled } from '../../model/cancellation';
+import { cancellationError } from '../../model/cancellation';
 import { ModelHTTPError } from '../../model/errors';
 import { isRecord } from '../../model/guards';
 import type { JsonSchema } from '../../model/json';
 import type { DeltaHandler, GenerateOptions } from '../../model/model';
-import { ModelProtocolError, ModelTransportError } from '../../model/provider-errors';
 import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
+import { expectEventStream, readBodyJson } from '../shared/body';
+import { CallScope } from '../shared/call-scope';
 import type { FetchLike } from '../shared/http';
 import { postJson } from '../shared/http';
-import { readSse } from '../shared/sse';
+import { STOP, readSse } from '../shared/sse';
 import { parseOpenAIError, refineHttpError } from './errors';
 import type { ChatBodyConfig } from './request-body';
 import { buildChatBody } from './request-body';
@@ -29,125 +30,168 @@ export interface ChatEndpoint extends ChatBodyConfig {
   /** Headers for the next call (may fetch a fresh token). */
   readonly auth: () => ChatAuth | Promise<ChatAuth>;
   readonly fetch: FetchLike | undefined;
-  /** Milliseconds before a call is aborted with `DeadlineExceededError`; 0 = no limit. */
+  /** Milliseconds the whole call may take (then a retryable `ModelTransportError`); 0 = no limit. */
   readonly timeout: number;
   /** Longest accepted SSE line in bytes; `undefined` = the shared reader's default. */
   readonly maxLineBytes: number | undefined;
+  /** Largest accepted non-streaming success body in bytes. */
+  readonly maxResponseBytes: number;
+  /** How long an error body may take to arrive (ms); `undefined` = the shared default. */
+  readonly errorBodyTimeout: number | undefined;
 }
 
-/** One non-streaming chat completion, normalised. */
+/** Header names whose values are credentials (kept out of every error). */
+const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|session|password|credential/i;
+
+/**
+ * The credentials among user-configured `headers`: the values of credential-like headers
+ * (`Authorization`, `api-key`, `X-Api-Key`, `Cookie`…), and for a `<scheme> <credentials>` value
+ * such as `Bearer abc` the credentials alone too.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADER.test(name)) continue;
+    secrets.push(value);
+    const credentials = /^[A-Za-z][\w.+-]*\s+(\S.*)$/s.exec(value.trim())?.[1];
+    if (credentials !== undefined) secrets.push(credentials);
+  }
+  return secrets;
+}
+
+/**
+ * One non-streaming chat completion, normalised. The call's timer and caller listener are
+ * released when it settles; the body is read within `maxResponseBytes`.
+ */
 export async function generateChat(
   endpoint: ChatEndpoint,
   request: ModelRequest,
   options: GenerateOptions | undefined,
 ): Promise<ModelResponse> {
-  const call = new Call(endpoint, options?.signal);
-  const { response, secrets } = await send(call, request, false);
-  const text = await call.guard(async () => {
-    try {
-      return await response.text();
-    } catch (cause) {
-      if (call.signal?.aborted === true) throw cancellationError(call.signal);
-      throw new ModelTransportError(endpoint.provider, 'the response body could not be read', {
-        cause,
-      });
-    }
+  const scope = callScope(endpoint, options);
+  return scope.run(async (signal) => {
+    const { response, secrets } = await send(endpoint, request, false, signal);
+    const body = await readBodyJson(response, {
+      provider: endpoint.provider,
+      maxBytes: endpoint.maxResponseBytes,
+      signal,
+      secrets,
+    });
+    return finalise(endpoint, request, parseChatCompletion(endpoint.provider, body, secrets));
   });
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (cause) {
-    throw new ModelProtocolError(endpoint.provider, 'the response body is not JSON', { cause });
-  }
-  return finalise(endpoint, request, parseChatCompletion(endpoint.provider, body, secrets));
 }
 
-/** One streamed chat completion: deltas to `onDelta` in order, then the assembled response. */
+/**
+ * One streamed chat completion: deltas to `onDelta` in order, then the assembled response. The
+ * stream completes at `data: [DONE]` without waiting for the server to close the connection; a
+ * connection cut after the finish reason and the requested final usage arrived completes too.
+ * Errors thrown by `onDelta` are rethrown as they are.
+ */
 export async function streamChat(
   endpoint: ChatEndpoint,
   request: ModelRequest,
   onDelta: DeltaHandler,
   options: GenerateOptions | undefined,
 ): Promise<ModelResponse> {
-  const call = new Call(endpoint, options?.signal);
-  const { response, secrets } = await send(call, request, true);
-  const assembler = new ChatStreamAssembler(endpoint.provider, secrets);
-  await call.guard(() =>
-    readSse(
-      response.body,
-      async (event) => {
-        const delta = assembler.push(event);
-        if (delta !== undefined) await onDelta(delta);
-      },
-      { provider: endpoint.provider, signal: call.signal, maxLineBytes: endpoint.maxLineBytes },
-    ),
+  const scope = callScope(endpoint, options);
+  const handlerErrors = new WeakSet<object>();
+  return scope.run(
+    async (signal) => {
+      const { response, secrets, usageRequested } = await send(endpoint, request, true, signal);
+      await expectEventStream(response, endpoint.provider);
+      const assembler = new ChatStreamAssembler(endpoint.provider, secrets, usageRequested);
+      await readSse(
+        response.body,
+        async (event) => {
+          const delta = assembler.push(event);
+          if (delta !== undefined) {
+            try {
+              await onDelta(delta);
+            } catch (error) {
+              if (typeof error === 'object' && error !== null) handlerErrors.add(error);
+              throw error;
+            }
+          }
+          return assembler.ended ? STOP : undefined;
+        },
+        {
+          provider: endpoint.provider,
+          signal,
+          maxLineBytes: endpoint.maxLineBytes,
+          settled: () => assembler.settled,
+          secrets,
+        },
+      );
+      return finalise(endpoint, request, assembler.finish());
+    },
+    (error) => typeof error === 'object' && error !== null && handlerErrors.has(error),
   );
-  return finalise(endpoint, request, assembler.finish());
 }
 
-/**
- * One call's signal: the caller's, combined with the adapter's timeout. The caller's abort stays
- * a cancellation; the adapter's own timeout is a transport failure (retryable), as a slow or
- * stalled server is.
- */
-class Call {
-  readonly signal: AbortSignal | undefined;
-  private readonly deadline: AbortSignal | undefined;
+function callScope(endpoint: ChatEndpoint, options: GenerateOptions | undefined): CallScope {
+  return new CallScope({
+    provider: endpoint.provider,
+    timeout: endpoint.timeout,
+    signal: options?.signal,
+  });
+}
 
-  constructor(
-    readonly endpoint: ChatEndpoint,
-    readonly caller: AbortSignal | undefined,
-  ) {
-    this.deadline = endpoint.timeout > 0 ? AbortSignal.timeout(endpoint.timeout) : undefined;
-    this.signal =
-      this.deadline === undefined || caller === undefined
-        ? (this.deadline ?? caller)
-        : AbortSignal.any([caller, this.deadline]);
-  }
-
-  async guard<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (this.deadline?.aborted === true && this.caller?.aborted !== true && isCancellation(error))
-        throw new ModelTransportError(
-          this.endpoint.provider,
-          `no complete response within the ${this.endpoint.timeout} ms timeout`,
-          { cause: error },
-        );
-      throw error;
-    }
-  }
+interface Sent {
+  response: Response;
+  secrets: string[];
+  /** Whether the body asked for a final usage chunk (`stream_options.include_usage`). */
+  usageRequested: boolean;
 }
 
 async function send(
-  call: Call,
+  endpoint: ChatEndpoint,
   request: ModelRequest,
   stream: boolean,
-): Promise<{ response: Response; secrets: string[] }> {
-  const { endpoint } = call;
-  throwIfCancelled(call.caller);
+  signal: AbortSignal,
+): Promise<Sent> {
   const body = buildChatBody(endpoint, request, stream);
-  const auth = await endpoint.auth();
-  throwIfCancelled(call.caller);
+  const auth = await untilAborted(endpoint.auth(), signal);
+  const options = isRecord(body.stream_options) ? body.stream_options : {};
   try {
-    const response = await call.guard(() =>
-      postJson({
-        provider: endpoint.provider,
-        url: endpoint.url,
-        headers: auth.headers,
-        body,
-        signal: call.signal,
-        fetch: endpoint.fetch,
-        parseError: parseOpenAIError,
-        secrets: auth.secrets,
-      }),
-    );
-    return { response, secrets: auth.secrets };
+    const response = await postJson({
+      provider: endpoint.provider,
+      url: endpoint.url,
+      headers: auth.headers,
+      body,
+      signal,
+      fetch: endpoint.fetch,
+      parseError: parseOpenAIError,
+      secrets: auth.secrets,
+      errorBodyTimeout: endpoint.errorBodyTimeout,
+    });
+    return { response, secrets: auth.secrets, usageRequested: options.include_usage === true };
   } catch (error) {
     if (ModelHTTPError.is(error)) throw refineHttpError(error);
     throw error;
   }
+}
+
+/** `work`, or the signal's cancellation error as soon as it aborts (a token callback may hang). */
+async function untilAborted<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => {
+      reject(cancellationError(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    stopIfAborted(signal);
+    const value = await Promise.race([work, aborted]);
+    stopIfAborted(signal); // aborted in the same turn as `work` settled
+    return value;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function stopIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw cancellationError(signal);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { isRecord } from '../../model/guards';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ModelSettings } from '../../model/request';
+import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { FetchLike } from '../shared/http';
 import type { MaxTokensField, OpenAICapabilities } from './presets';
 import { validateSettings } from './settings';
@@ -22,10 +24,20 @@ export interface CommonChatOptions {
   maxTokensField?: MaxTokensField;
   /** Overrides of what the endpoint is assumed to accept. */
   capabilities?: Partial<OpenAICapabilities>;
-  /** Milliseconds before a call is aborted (`DeadlineExceededError`); default 5 minutes, 0 = none. */
+  /**
+   * Milliseconds the whole call (request, response, stream) may take before it fails with a
+   * retryable `ModelTransportError`; default 5 minutes, 0 = none.
+   */
   timeout?: number;
   /** Longest accepted server-sent-event line in bytes (default: the shared reader's 8 MiB). */
   maxLineBytes?: number;
+  /** Largest accepted non-streaming response body in bytes (`ResponseTooLargeError`); default 32 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * Milliseconds an error response's body may take to arrive before the `ModelHTTPError` is
+   * reported without it (status and `Retry-After` intact); default 5 s.
+   */
+  errorBodyTimeout?: number;
 }
 
 /** Validated common options. */
@@ -38,6 +50,8 @@ export interface CheckedCommon {
   maxTokensField: MaxTokensField;
   timeout: number;
   maxLineBytes: number | undefined;
+  maxResponseBytes: number;
+  errorBodyTimeout: number | undefined;
 }
 
 /** Validates the common options against `base` capabilities; throws `ModelConfigError`. */
@@ -82,8 +96,12 @@ export function checkCommon(
     settings,
     capabilities: merged,
     maxTokensField: field,
-    timeout: checkCount(provider, 'timeout', timeout, 0) ?? DEFAULT_TIMEOUT_MS,
+    timeout: checkTimer(provider, 'timeout', timeout, 0) ?? DEFAULT_TIMEOUT_MS,
     maxLineBytes: checkCount(provider, 'maxLineBytes', maxLineBytes, 1),
+    maxResponseBytes:
+      checkCount(provider, 'maxResponseBytes', options.maxResponseBytes, 1) ??
+      DEFAULT_MAX_RESPONSE_BYTES,
+    errorBodyTimeout: checkTimer(provider, 'errorBodyTimeout', options.errorBodyTimeout, 1),
   };
 }
 
@@ -96,6 +114,17 @@ function checkCount(provider: string, field: string, value: unknown, min: number
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
     throw new ModelConfigError(provider, `${field} must be a whole number ≥ ${min}`);
   return value;
+}
+
+/** A timer option: a whole number of ms from `min` up to what a Node timer can hold. */
+function checkTimer(provider: string, field: string, value: unknown, min: number) {
+  const ms = checkCount(provider, field, value, min);
+  if (ms !== undefined && ms > MAX_TIMEOUT_MS)
+    throw new ModelConfigError(
+      provider,
+      `${field} must be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`,
+    );
+  return ms;
 }
 
 /** A required non-empty string option. */

@@ -4,7 +4,7 @@ import { ModelConfigError } from '../../model/provider-errors';
 import type { ModelRequest } from '../../model/request';
 import type { ModelResponse } from '../../model/response';
 import type { ChatEndpoint } from './chat-core';
-import { generateChat, streamChat } from './chat-core';
+import { generateChat, headerSecrets, streamChat } from './chat-core';
 import type { CommonChatOptions } from './config-checks';
 import { checkBaseURL, checkCommon, optionalText, requireText } from './config-checks';
 import type { OpenAIPresetName } from './presets';
@@ -72,7 +72,8 @@ export class OpenAIChatModel implements StreamingModel {
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
     if (organization !== undefined) headers['openai-organization'] = organization;
     Object.assign(headers, common.headers);
-    const auth = { headers, secrets: apiKey === undefined ? [] : [apiKey] };
+    const secrets = [...(apiKey === undefined ? [] : [apiKey]), ...headerSecrets(common.headers)];
+    const auth = { headers, secrets };
     this.endpoint = {
       provider,
       url: `${this.baseURL}/chat/completions`,
@@ -85,6 +86,8 @@ export class OpenAIChatModel implements StreamingModel {
       defaults: common.settings,
       timeout: common.timeout,
       maxLineBytes: common.maxLineBytes,
+      maxResponseBytes: common.maxResponseBytes,
+      errorBodyTimeout: common.errorBodyTimeout,
     };
   }
 

@@ -3,12 +3,14 @@ import type { Message, ToolCall } from '../../model/message';
 import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import type { Usage } from '../../model/usage';
+import { stampBlock } from '../shared/provenance';
 import { embeddedError } from './errors';
 
 /**
  * Normalises a chat-completions response body: the first choice (index 0) wins; text is
  * `message.content` (a string, or the joined text of a content-part array); `reasoning_content`
- * (DeepSeek, xAI, vLLM…) becomes one thinking block; `tool_calls` become calls with their raw
+ * (DeepSeek, xAI, vLLM…) becomes one thinking block, stamped with `provider` and the model the
+ * response names (never replayed: see docs/guides/thinking.md); `tool_calls` become calls with their raw
  * argument text (`{}` when empty) and ids (`call-<n>` when the provider sent none); a refusal with
  * no text becomes the content with finish reason `refusal`. A body without choices or with a
  * malformed message throws `ModelProtocolError`; an error object sent with status 200 is thrown as
@@ -35,6 +37,7 @@ export function parseChatCompletion(
     return assembleCall(provider, index, call.id, name, argsText(args));
   });
   return assembleResponse({
+    provider,
     content: contentText(message.content),
     refusal: typeof message.refusal === 'string' ? message.refusal : '',
     reasoning: typeof message.reasoning_content === 'string' ? message.reasoning_content : '',
@@ -104,6 +107,8 @@ function count(value: unknown): number {
 
 /** What a response is assembled from (shared by `generate` and the stream assembler). */
 export interface ResponseParts {
+  /** The adapter's provider id, stamped on the thinking block. */
+  provider: string;
   content: string;
   refusal: string;
   reasoning: string;
@@ -126,7 +131,10 @@ export function assembleResponse(parts: ResponseParts): ModelResponse {
     finishReason = 'refusal';
   }
   if (parts.toolCalls.length > 0) message.toolCalls = parts.toolCalls;
-  if (parts.reasoning !== '') message.thinking = [{ text: parts.reasoning }];
+  if (parts.reasoning !== '') {
+    const model = typeof parts.model === 'string' ? parts.model : undefined;
+    message.thinking = [stampBlock({ text: parts.reasoning }, { provider: parts.provider, model })];
+  }
   const response: ModelResponse = { message, usage: parts.usage };
   if (finishReason !== undefined) response.finishReason = finishReason;
   if (typeof parts.model === 'string' && parts.model !== '') response.modelName = parts.model;

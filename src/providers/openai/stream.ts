@@ -26,10 +26,11 @@ interface CallState {
  * Assembles a streamed chat completion (`chat.completion.chunk` frames, then `data: [DONE]`).
  * `push` turns one server-sent event into the delta it carries (or `undefined`): reasoning
  * (`reasoning_content`), text, and tool-call fragments keyed by their `index` (by `id` when a
- * server omits the index). A call's `id` and `name` are announced with its first fragment; its
- * arguments are complete only at the end of the stream. Usage and the model name are taken from
- * whichever chunk carries them (the final usage-only chunk has `choices: []`). `finish` returns
- * the canonical response, the same as `generate` would for the same content.
+ * server omits the index; a fragment bringing a new id at a known index starts a new call). A
+ * call's `id` and `name` are announced with its first fragment; its arguments are complete only
+ * at the end of the stream. Usage and the model name are taken from whichever chunk carries them
+ * (the final usage-only chunk has `choices: []`). `finish` returns the canonical response, the
+ * same as `generate` would for the same content.
  */
 export class ChatStreamAssembler {
   private content = '';
@@ -43,10 +44,32 @@ export class ChatStreamAssembler {
   private sawChoice = false;
   private done = false;
 
+  /**
+   * @param usageRequested whether the request asked for a final usage chunk
+   *   (`stream_options.include_usage`): the response is then {@link settled} only once it came.
+   */
   constructor(
     private readonly provider: string,
     private readonly secrets: readonly string[],
+    private readonly usageRequested = false,
   ) {}
+
+  /** Whether `data: [DONE]` arrived: the stream is over, nothing after it is read. */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /**
+   * Whether the response is complete even without `data: [DONE]`: the finish reason arrived and,
+   * when the request asked for it, the final usage chunk too. A connection cut after that loses
+   * nothing.
+   */
+  get settled(): boolean {
+    return (
+      this.done ||
+      (this.finishReason !== undefined && (!this.usageRequested || this.usage !== undefined))
+    );
+  }
 
   /** The delta carried by `event`; throws on error frames and malformed JSON. */
   push(event: SseEvent): Delta | undefined {
@@ -111,15 +134,23 @@ export class ChatStreamAssembler {
           : `position:${Math.max(0, this.calls.length - 1)}`;
     const fn = isRecord(wire.function) ? wire.function : {};
     const fragment = argsText(fn.arguments);
-    let state = this.keys.get(key);
+    // An id seen before continues its call; a new id at a known index is a new call (some
+    // compatible servers reuse index 0 for every call); no id continues the latest call there.
+    const known = id === '' ? undefined : this.keys.get(`id:${id}`);
+    let state = known ?? this.keys.get(key);
+    if (known === undefined && state !== undefined && id !== '' && state.id !== '')
+      state = undefined;
     const first = state === undefined;
     if (state === undefined) {
       state = { position: this.calls.length, id: '', name: '', args: '' };
       this.calls.push(state);
-      this.keys.set(key, state);
       this.keys.set(`position:${state.position}`, state);
     }
-    if (state.id === '' && id !== '') state.id = id;
+    this.keys.set(key, state);
+    if (state.id === '' && id !== '') {
+      state.id = id;
+      this.keys.set(`id:${id}`, state);
+    }
     if (state.name === '' && typeof fn.name === 'string') state.name = fn.name;
     state.args += fragment;
     const delta: ToolCallDelta = { index: state.position };
@@ -132,16 +163,17 @@ export class ChatStreamAssembler {
   }
 
   /**
-   * The assembled response. Throws `StreamInterruptedError` when `data: [DONE]` never came (the
-   * stream was cut short: nothing is executed from partial arguments) and `ModelProtocolError`
-   * when no chunk carried a choice.
+   * The assembled response. Throws `StreamInterruptedError` when the stream ended before
+   * `data: [DONE]` and before it was {@link settled} (it was cut short: nothing is executed from
+   * partial arguments), and `ModelProtocolError` when no chunk carried a choice.
    */
   finish(): ModelResponse {
-    if (!this.done)
+    if (!this.settled)
       throw new StreamInterruptedError(this.provider, 'the stream ended before "data: [DONE]"');
     if (!this.sawChoice)
       throw new ModelProtocolError(this.provider, 'the stream carried no choices');
     return assembleResponse({
+      provider: this.provider,
       content: this.content,
       refusal: this.refusal,
       reasoning: this.reasoning,

@@ -5,10 +5,10 @@
 import { ModelRedirectError, isRetryable } from 'golem';
 import { postJson } from '../../../../src/providers/shared/http';
 import { MAX_REDIRECTS } from '../../../../src/providers/shared/redirects';
-import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
+import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 
 const servers: ReplayServer[] = [];
-async function server(...replies: Parameters<typeof startReplayServer>[0][number][]) {
+async function server(...replies: Reply[]) {
   const s = await startReplayServer(replies);
   servers.push(s);
   return s;
