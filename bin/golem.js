@@ -1,19 +1,24 @@
 #!/usr/bin/env node
-// The `golem` command: dispatches a subcommand to its compiled module in dist/.
+// The `golem` command: dispatches a subcommand to its module. Installed (under node_modules),
+// that is the compiled module in dist/; in a checkout of golem's repository it is the TypeScript
+// source, compiled on load (see from-source.js), so no build is needed there.
 // Each module exports `main(argv: string[]): Promise<number>` (the exit code).
 'use strict';
 
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
+const { isCheckout, useSources } = require('./from-source');
 
-/** Subcommands: the compiled module (relative to the package root) and a one-line summary. */
+/** Subcommands: the compiled module and its source (relative to the package root), a summary. */
 const COMMANDS = {
   schemas: {
     module: 'dist/decorators/cli/schemas.js',
+    source: 'decorators/cli/schemas.ts',
     summary: 'JSON Schemas from TypeScript types; --check decorated DTOs against their types',
   },
   run: {
     module: 'dist/container/cli/run.js',
+    source: 'container/cli/run.ts',
     summary: 'Run an exported @Agent class through the container; print output, messages, usage',
   },
 };
@@ -44,8 +49,17 @@ async function run(argv) {
     process.stderr.write(`golem: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
-  const file = join(__dirname, '..', command.module);
-  if (!existsSync(file)) {
+  const root = join(__dirname, '..');
+  let file = join(root, command.module);
+  if (isCheckout(root, command.source)) {
+    try {
+      useSources(root);
+    } catch (error) {
+      process.stderr.write(`golem: ${error.message}\n`);
+      return 2;
+    }
+    file = join(root, command.source);
+  } else if (!existsSync(file)) {
     process.stderr.write(
       `golem: the compiled "${name}" command is missing (${file}).\n` +
         'Build the package first (npm run build), or reinstall it.\n',

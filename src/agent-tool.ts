@@ -1,5 +1,5 @@
 import { throwIfCancelled } from './model/cancellation';
-import { describeError } from './model/error-base';
+import { causeText } from './model/cause-text';
 import { ModelRetry } from './model/errors';
 import { isRecord } from './model/guards';
 import { GolemError, hasKind } from './model/error-base';
@@ -77,7 +77,7 @@ export function agentTool<Deps, Output>(
         try {
           return await options.render(result.output, { signal: ctx.signal, result });
         } catch (cause) {
-          throw new DelegationError(`render result: ${describeError(cause)}`, { cause });
+          throw new DelegationError(`render result: ${causeText(cause)}`, { cause });
         }
       }
       throwIfCancelled(ctx.signal);
@@ -87,7 +87,7 @@ export function agentTool<Deps, Output>(
         if (typeof text !== 'string') throw new TypeError('the output has no JSON form');
         return text;
       } catch (cause) {
-        throw new DelegationError(`encode result: ${describeError(cause)}`, { cause });
+        throw new DelegationError(`encode result: ${causeText(cause)}`, { cause });
       }
     },
   });

@@ -1,6 +1,7 @@
 import type { JsonSchema } from './model/json';
 import type { ToolSpec } from './model/request';
 import type { AgentConfig } from './agent-config';
+import { resolveObservability } from './agent-observability';
 import { ConfigError } from './engine/errors';
 import type { EngineConfig } from './engine/run-config';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultBackoff, timerSleep } from './engine/retry';
@@ -64,6 +65,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   timeout('runTimeout', config.runTimeout);
   const turnTimeout = timeout('turnTimeout', config.turnTimeout);
   const maxRetryWait = retryWait(config.maxRetryWait);
+  const { prices } = resolveObservability(config as AgentConfig<unknown, unknown>);
   const registered = registerTools(config.tools ?? []);
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
@@ -101,6 +103,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     parallelToolCalls: config.parallelToolCalls === true,
     usageLimit: config.usageLimit,
     deferredTools: config.deferredTools === true,
+    ...(prices !== undefined && { prices }),
   };
 }
 
@@ -192,11 +195,13 @@ function registerTools<Deps>(tools: readonly Tool<Deps>[]): Map<string, Tool<Dep
     ) {
       throw new ConfigError(`${at} "${tool.name}": maxRetries must be an integer >= 0`);
     }
-    if (
-      tool.timeout !== undefined &&
-      (typeof tool.timeout !== 'number' || Number.isNaN(tool.timeout) || tool.timeout < 0)
-    ) {
-      throw new ConfigError(`${at} "${tool.name}": timeout must be a number >= 0`);
+    // The same bounds as defineTool: a timer cannot hold more than MAX_TIMEOUT_MS (Node would
+    // fire a longer one after 1 ms, timing the tool out at once).
+    const timeoutIssue = tool.timeout === undefined ? undefined : timeoutProblem(tool.timeout);
+    if (timeoutIssue !== undefined) {
+      throw new ConfigError(
+        `${at} "${tool.name}": timeout ${timeoutIssue} (0 = the agent's toolTimeout), got ${String(tool.timeout)}`,
+      );
     }
     if (registered.has(tool.name))
       throw new ConfigError(`Agent: two tools are named "${tool.name}"; tool names must be unique`);

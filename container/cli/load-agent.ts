@@ -2,7 +2,6 @@
  * Loading the module named on the `golem run` command line, and finding the agent class and the
  * container modules it exports.
  */
-import { createRequire } from 'node:module';
 import { ContainerModule } from 'inversify';
 import { defaultLoader, type ModuleLoader } from '../../decorators/cli/load-modules';
 import { compileAgentClass } from '../../decorators/index';
@@ -11,20 +10,13 @@ import type { AgentClass } from '../tokens';
 
 export type { ModuleLoader };
 
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-
 /**
- * The default loader: Node's `require` for JavaScript; for TypeScript files the loader of
- * `golem schemas --check` (the active TypeScript hook, else ts-node in transpile-only mode).
+ * The default loader: Node's `require`, with a TypeScript hook for `.ts` files (the loader of
+ * `golem schemas --check`: @swc-node/register with the project's tsconfig, or the TypeScript loader
+ * already active). `cwd` is where the project is looked for; default `process.cwd()`.
  */
-export function defaultRunLoader(): ModuleLoader {
-  const load = createRequire(__filename);
-  let typescript: ModuleLoader | undefined;
-  return (file) => {
-    if (!TYPESCRIPT.test(file)) return load(file) as unknown;
-    typescript ??= defaultLoader();
-    return typescript(file);
-  };
+export function defaultRunLoader(cwd: string = process.cwd()): ModuleLoader {
+  return defaultLoader(cwd);
 }
 
 /** What a loaded module offers `golem run`. */

@@ -3,6 +3,7 @@
  * exported `@Agent` class through a container, runs it and prints the output, each message and
  * the usage. The bin (`bin/golem.js`) calls {@link main}; tests call {@link runCommand}.
  */
+import '../peers';
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -125,7 +126,7 @@ export async function runCommand(argv: readonly string[], io: RunIO = {}): Promi
   }
   let prepared: Prepared;
   try {
-    const loaded = await (io.load ?? defaultRunLoader())(file);
+    const loaded = await (io.load ?? defaultRunLoader(io.cwd ?? process.cwd()))(file);
     prepared = prepare(findAgent(loaded, args.exportName, file), args, io);
   } catch (error) {
     err(`golem run: ${describeError(error)}`);

@@ -3,41 +3,24 @@
  */
 import { createRequire } from 'node:module';
 import { validatedClasses } from '../schema/metadata-sources';
+import { prepareTypeScript } from './typescript-loader';
 
 /** Loads one module by absolute path. */
 export type ModuleLoader = (file: string) => unknown;
 
-const TS_COMPILER_OPTIONS = {
-  module: 'commonjs',
-  target: 'es2022',
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  esModuleInterop: true,
-};
+const TYPESCRIPT = /\.[cm]?tsx?$/;
 
 /**
- * The default loader: Node's `require`, with ts-node registered in transpile-only mode (it comes
- * with typescript-json-schema) when no TypeScript loader is active yet. Run the command under
- * another loader (`node -r @swc-node/register …`) to use that one instead; it must keep
- * decorator metadata.
+ * The default loader: Node's `require`, with a TypeScript hook for `.ts` files (see
+ * {@link prepareTypeScript}: @swc-node/register with the project's tsconfig, or the TypeScript
+ * loader already active). `cwd` is where the project is looked for; default `process.cwd()`.
  */
-export function defaultLoader(): ModuleLoader {
+export function defaultLoader(cwd: string = process.cwd()): ModuleLoader {
   const load = createRequire(__filename);
-  const extensions = (load as unknown as { extensions: Record<string, unknown> }).extensions;
-  if (typeof extensions['.ts'] !== 'function') {
-    let tsNode: { register(options: object): unknown };
-    try {
-      tsNode = load('ts-node') as typeof tsNode;
-    } catch (cause) {
-      throw new Error(
-        '--check loads your .ts files and needs a TypeScript loader: install ts-node, or run ' +
-          'with one, e.g. node -r @swc-node/register node_modules/.bin/golem schemas --check …',
-        { cause },
-      );
-    }
-    tsNode.register({ transpileOnly: true, compilerOptions: TS_COMPILER_OPTIONS });
-  }
-  return (file) => load(file) as unknown;
+  return (file) => {
+    if (TYPESCRIPT.test(file)) prepareTypeScript(file, cwd);
+    return load(file) as unknown;
+  };
 }
 
 /**

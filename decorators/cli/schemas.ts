@@ -3,6 +3,7 @@
  * types at build time (typescript-json-schema), and a check that decorated DTOs agree with their
  * types. The bin (`bin/golem.js`) calls {@link main}; tests call {@link schemasCommand}.
  */
+import '../peers';
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,7 +29,7 @@ export interface SchemasIO {
   stderr?: (line: string) => void;
   /** Resolves relative paths; default `process.cwd()`. */
   cwd?: string;
-  /** Loads a user module for `--check`; default `require` with ts-node registered if needed. */
+  /** Loads a user module for `--check`; default `require` with a TypeScript hook for `.ts` files. */
   load?: ModuleLoader;
   /** Loads typescript-json-schema; default `require`. */
   loadGenerator?: (id: string) => unknown;
@@ -66,7 +67,7 @@ export async function schemasCommand(argv: readonly string[], io: SchemasIO = {}
     types = typeSchemas(loadGenerator(io.loadGenerator), files, cwd);
   } catch (error) {
     err(`golem schemas: ${describeError(error)}`);
-    return error instanceof MissingGeneratorError ? EXIT.usage : EXIT.failed;
+    return MissingGeneratorError.is(error) ? EXIT.usage : EXIT.failed;
   }
   const unknown = args.types.filter((name) => !types.names.includes(name));
   if (unknown.length > 0) {
@@ -78,7 +79,7 @@ export async function schemasCommand(argv: readonly string[], io: SchemasIO = {}
   const selected = args.types.length > 0 ? args.types : types.names;
   if (!args.check || args.out !== undefined) emit(types, selected, args, cwd, out);
   if (!args.check) return EXIT.ok;
-  return check(types, selected, files, io.load, out, err);
+  return check(types, selected, files, io.load ?? defaultLoader(cwd), out, err);
 }
 
 function emit(
@@ -110,13 +111,13 @@ async function check(
   types: TypeSchemas,
   names: readonly string[],
   files: readonly string[],
-  load: ModuleLoader | undefined,
+  load: ModuleLoader,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
   let classes: Map<string, object>;
   try {
-    classes = await loadDecoratedClasses(files, load ?? defaultLoader());
+    classes = await loadDecoratedClasses(files, load);
   } catch (error) {
     err(`golem schemas --check: cannot load the files: ${describeError(error)}`);
     return EXIT.failed;

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { JsonSchema } from '../../src/index';
+import { GolemError, hasKind } from '../../src/model/error-base';
 
 /** The part of typescript-json-schema's API the command uses. */
 interface Generator {
@@ -15,9 +16,21 @@ interface TypeScriptJsonSchema {
   buildGenerator(program: unknown, args?: object, onlyIncludeFiles?: string[]): Generator | null;
 }
 
-/** typescript-json-schema is not installed (or failed to load). */
-export class MissingGeneratorError extends Error {
-  override readonly name = 'MissingGeneratorError';
+/** typescript-json-schema is not installed (or failed to load); the message says what to install. */
+export class MissingGeneratorError extends GolemError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'MissingGeneratorError',
+      'typescript-json-schema is not installed (an optional peer dependency this command needs): ' +
+        'npm install --save-dev typescript-json-schema@^0.68',
+      options,
+    );
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is MissingGeneratorError {
+    return hasKind(value, 'MissingGeneratorError');
+  }
 }
 
 /**
@@ -56,11 +69,7 @@ export function loadGenerator(
   try {
     return load('typescript-json-schema') as TypeScriptJsonSchema;
   } catch (cause) {
-    throw new MissingGeneratorError(
-      'golem schemas needs typescript-json-schema (an optional peer dependency): ' +
-        'npm install --save-dev typescript-json-schema@^0.68',
-      { cause },
-    );
+    throw new MissingGeneratorError({ cause });
   }
 }
 

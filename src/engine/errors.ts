@@ -1,6 +1,8 @@
-import { GolemError, describeError, hasKind } from '../model/error-base';
+import { causeText, RUN_ERROR_PREFIX } from '../model/cause-text';
+import { GolemError, hasKind } from '../model/error-base';
 import type { Message } from '../model/message';
 import type { Usage } from '../model/usage';
+import type { RunCost } from './result';
 
 /** Where a run failed. Stable identifiers. */
 export type RunStage = 'model' | 'decode' | 'tool' | 'loop' | 'usage';
@@ -30,20 +32,27 @@ export interface PartialEvidence {
    * replayed by `historyFromPartial` — but nothing the caller saw is lost.
    */
   interrupted?: Message;
+  /** What the completed responses cost, when the agent has `prices` (see `Result.cost`). */
+  cost?: RunCost;
 }
 
 /**
  * A run failed at `stage`. `cause` is the underlying error (walk it with `errorChain`), and
  * `partial` keeps the evidence the run produced, absent when it failed before producing any.
+ * The message is `golem: <stage> stage: <cause>`, prefixed once: the errors it wraps carry no
+ * prefix of their own, and a nested run's `golem: ` (or a repeat of the same stage) is dropped.
  */
 export class RunError extends GolemError {
   readonly stage: RunStage;
   readonly partial: PartialEvidence | undefined;
+  /** The stored run's id when the agent has a run store: `agent.resumeRun(runId)` continues it. */
+  runId: string | undefined;
 
   constructor(stage: RunStage, cause: unknown, partial?: PartialEvidence) {
-    super('RunError', `golem: ${stage} stage: ${describeError(cause)}`, { cause });
+    super('RunError', `${RUN_ERROR_PREFIX}${stage} stage: ${causeText(cause, stage)}`, { cause });
     this.stage = stage;
     this.partial = partial;
+    this.runId = undefined;
   }
 
   /** Brand check that works across package copies. */
@@ -58,7 +67,7 @@ export class ToolError extends GolemError {
   readonly callId: string;
 
   constructor(toolName: string, callId: string, cause: unknown) {
-    super('ToolError', `runner: tool "${toolName}" (call "${callId}"): ${describeError(cause)}`, {
+    super('ToolError', `tool "${toolName}" (call "${callId}"): ${causeText(cause)}`, {
       cause,
     });
     this.toolName = toolName;
@@ -91,7 +100,7 @@ export class TurnLimitError extends GolemError {
   readonly turns: number;
 
   constructor(turns: number) {
-    super('TurnLimitError', `runner: model turn limit exceeded after ${turns} turns`);
+    super('TurnLimitError', `model turn limit exceeded after ${turns} turns`);
     this.turns = turns;
   }
 
@@ -107,12 +116,12 @@ export class AttemptsExhaustedError extends GolemError {
   readonly budget: 'model' | 'output' | 'tool';
 
   constructor(budget: 'model' | 'output' | 'tool', attempts: number, cause: unknown) {
-    const text = describeError(cause);
+    const text = causeText(cause);
     const message =
       budget === 'model'
-        ? `runner: model failed after ${attempts} attempts: ${text}`
+        ? `model failed after ${attempts} attempts: ${text}`
         : budget === 'output'
-          ? `golem: output failed validation after ${attempts} attempts: ${text}`
+          ? `output failed validation after ${attempts} attempts: ${text}`
           : `tool failed after ${attempts} attempts: ${text}`;
     super('AttemptsExhaustedError', message, { cause });
     this.attempts = attempts;

@@ -1,4 +1,5 @@
-import { GolemError, describeError, hasKind } from '../model/error-base';
+import { causeText } from '../model/cause-text';
+import { GolemError, hasKind } from '../model/error-base';
 import { MAX_TIMEOUT_MS } from '../model/timeouts';
 
 /** What a {@link RetryAfterTooLongError} is built from. */
@@ -35,7 +36,7 @@ export class RetryAfterTooLongError extends GolemError {
     const asked = init.requested >= MAX_TIMEOUT_MS ? 'at least ' : '';
     super(
       'RetryAfterTooLongError',
-      `runner: the provider asked to wait ${asked}${init.requested} ms before retrying (after attempt ${init.attempts}), longer than maxRetryWait (${init.allowed} ms); giving up instead of retrying early — raise maxRetryWait or retry later: ${describeError(init.cause)}`,
+      `the provider asked to wait ${asked}${init.requested} ms before retrying (after attempt ${init.attempts}), longer than maxRetryWait (${init.allowed} ms); giving up instead of retrying early — raise maxRetryWait or retry later: ${causeText(init.cause)}`,
       { cause: init.cause },
     );
     this.requested = init.requested;

@@ -8,6 +8,7 @@ import type { Usage } from '../model/usage';
 import { replayResponse, type ReplayStyle } from './replay';
 import { RecordingModel } from './request-log';
 import { sampleFromSchema, type SampleOptions } from './schema-sample';
+import { toolFacts, withFacts } from './tool-facts';
 
 /** Options of a {@link TestModel}. */
 export interface TestModelOptions {
@@ -22,6 +23,12 @@ export interface TestModelOptions {
   text?: string;
   /** How tool arguments and structured output are generated from their schemas. */
   sample?: SampleOptions;
+  /**
+   * Whether structured final answers draw on the conversation's tool results (default true): a
+   * top-level output field named like a key of a tool's JSON result takes that value when it fits
+   * the field's schema. `false` gives the purely sampled value.
+   */
+  useToolResults?: boolean;
 }
 
 /**
@@ -37,6 +44,10 @@ export interface TestModelOptions {
  *    generated from it; or answers `text`; or answers a JSON object mapping each tool that
  *    produced a result since the last user message to its latest result text (keys in first-call
  *    order), e.g. `{"get_weather":"sunny"}` — `success (no tool calls)` when there was none.
+ *    A structured answer (output tool or output schema) draws on the tool results: each top-level
+ *    field whose name is a key of a tool result that is a JSON object (the latest result naming
+ *    it, anywhere in the request) takes that value when it provably fits the field's schema;
+ *    otherwise the field keeps its generated value. `useToolResults: false` turns this off.
  *
  * Usage is a deterministic estimate: input tokens = whitespace-separated words in the request
  * messages (contents and tool-call argument texts), output tokens = words in the response
@@ -92,11 +103,19 @@ export class TestModel extends RecordingModel implements StreamingModel {
         tools.map((t) => this.call(t)),
       );
     }
+    const facts =
+      this.options.useToolResults === false
+        ? new Map<string, JsonValue>()
+        : toolFacts(request.messages);
     const outputTool = request.tools.find((t) => t.output === true);
-    if (outputTool !== undefined) return this.response(request, '', [this.call(outputTool)]);
+    if (outputTool !== undefined) return this.response(request, '', [this.call(outputTool, facts)]);
     if (request.outputSchema !== undefined) {
       const value = this.sample(request.outputSchema, 'the output schema');
-      return this.response(request, JSON.stringify(value), []);
+      return this.response(
+        request,
+        JSON.stringify(withFacts(value, request.outputSchema, facts)),
+        [],
+      );
     }
     return this.response(request, this.options.text ?? summary(since), []);
   }
@@ -108,8 +127,11 @@ export class TestModel extends RecordingModel implements StreamingModel {
     return callTools.includes(name);
   }
 
-  private call(tool: ToolSpec): ToolCall {
-    const args = JSON.stringify(this.sample(tool.schema, `tool "${tool.name}"`));
+  private call(tool: ToolSpec, facts?: ReadonlyMap<string, JsonValue>): ToolCall {
+    const sampled = this.sample(tool.schema, `tool "${tool.name}"`);
+    const args = JSON.stringify(
+      facts === undefined ? sampled : withFacts(sampled, tool.schema, facts),
+    );
     return { id: `test-call-${this.nextId++}`, name: tool.name, args };
   }
 

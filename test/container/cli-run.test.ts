@@ -218,7 +218,8 @@ describe('bin/golem.js run', () => {
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'golem-bin-run-'));
     mkdirSync(join(root, 'bin'));
-    copyFileSync(join(__dirname, '..', '..', 'bin', 'golem.js'), join(root, 'bin', 'golem.js'));
+    for (const file of ['golem.js', 'from-source.js'])
+      copyFileSync(join(__dirname, '..', '..', 'bin', file), join(root, 'bin', file));
   });
 
   afterAll(() => {

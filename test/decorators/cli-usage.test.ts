@@ -74,7 +74,7 @@ describe('golem schemas arguments', () => {
     });
     expect(exit).toBe(EXIT.usage);
     expect(stderr).toEqual([
-      'golem schemas: golem schemas needs typescript-json-schema (an optional peer dependency): npm install --save-dev typescript-json-schema@^0.68',
+      'golem schemas: typescript-json-schema is not installed (an optional peer dependency this command needs): npm install --save-dev typescript-json-schema@^0.68',
     ]);
   });
 });
@@ -128,7 +128,8 @@ describe('bin/golem.js', () => {
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'golem-bin-'));
     mkdirSync(join(root, 'bin'));
-    copyFileSync(join(__dirname, '..', '..', 'bin', 'golem.js'), join(root, 'bin', 'golem.js'));
+    for (const file of ['golem.js', 'from-source.js'])
+      copyFileSync(join(__dirname, '..', '..', 'bin', file), join(root, 'bin', file));
   });
 
   afterAll(() => {

@@ -183,10 +183,10 @@ describe('error messages', () => {
     );
   });
 
-  test('ToolError message is `runner: tool "x" (call "c"): ...` and names tool and call', () => {
+  test('ToolError message is `tool "x" (call "c"): ...` and names tool and call', () => {
     const cause = new Error('disk on fire');
     const error = new ToolError('x', 'c', cause);
-    expect(error.message).toBe('runner: tool "x" (call "c"): disk on fire');
+    expect(error.message).toBe('tool "x" (call "c"): disk on fire');
     expect(error.toolName).toBe('x');
     expect(error.callId).toBe('c');
     expect(error.cause).toBe(cause);
@@ -194,7 +194,7 @@ describe('error messages', () => {
 
   test('a tool-stage RunError nests the ToolError message', () => {
     const error = new RunError('tool', new ToolError('x', 'c', new Error('boom')));
-    expect(error.message).toBe('golem: tool stage: runner: tool "x" (call "c"): boom');
+    expect(error.message).toBe('golem: tool stage: tool "x" (call "c"): boom');
   });
 });
 
@@ -361,7 +361,7 @@ describe('§6 run failures', () => {
     expect(toolError?.cause).toBe(c);
     expect([...errorChain(error)]).toContain(c);
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "lookup" (call "call-7"): disk on fire',
+      'golem: tool stage: tool "lookup" (call "call-7"): disk on fire',
     );
   });
 

@@ -213,7 +213,7 @@ describe('a model that throws a hostile value', () => {
     expect(AttemptsExhaustedError.is(run.cause)).toBe(true);
     expect((run.cause as AttemptsExhaustedError).cause === value).toBe(true);
     expect(run.message).toBe(
-      'golem: model stage: runner: model failed after 2 attempts: Error (no readable message)',
+      'golem: model stage: model failed after 2 attempts: Error (no readable message)',
     );
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([100]);
   });

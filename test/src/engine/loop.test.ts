@@ -183,7 +183,7 @@ describe('execution loop (spec §5)', () => {
     expect(model.calls).toBe(2);
     const limit = findError(error, TurnLimitError.is);
     expect(limit?.turns).toBe(2);
-    expect(limit?.message).toBe('runner: model turn limit exceeded after 2 turns');
+    expect(limit?.message).toBe('model turn limit exceeded after 2 turns');
   });
 
   test('LP-4 the tools of the last allowed turn do execute before the loop limit fires', async () => {
@@ -213,7 +213,7 @@ describe('execution loop (spec §5)', () => {
     expect(toolError?.toolName).toBe('nope');
     expect(toolError?.callId).toBe('call-9');
     expect(toolError?.message).toBe(
-      'runner: tool "nope" (call "call-9"): tool was not declared for this run',
+      'tool "nope" (call "call-9"): tool was not declared for this run',
     );
     const undeclared = findError(error, UndeclaredToolError.is);
     expect(undeclared?.message).toBe('tool was not declared for this run');

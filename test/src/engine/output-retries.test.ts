@@ -194,7 +194,7 @@ describe('§9 output self-correction', () => {
     expect(error.stage).toBe('decode');
     expect(error.message).toContain('after 3 attempts');
     expect(error.message).toBe(
-      'golem: decode stage: golem: output failed validation after 3 attempts: model output rejected: never good enough',
+      'golem: decode stage: output failed validation after 3 attempts: model output rejected: never good enough',
     );
     const chain = [...errorChain(error)];
     const exhausted = chain.find((e) => AttemptsExhaustedError.is(e));
@@ -225,7 +225,7 @@ describe('§9 output self-correction', () => {
     expect(error.partial?.usage).toEqual({ inputTokens: 3, outputTokens: 3 });
     expect(error.partial?.requests).toBe(2);
     expect(error.message).toBe(
-      'golem: decode stage: golem: output failed validation after 2 attempts: model output rejected: want exact, got two',
+      'golem: decode stage: output failed validation after 2 attempts: model output rejected: want exact, got two',
     );
   });
 

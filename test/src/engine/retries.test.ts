@@ -184,7 +184,7 @@ describe('§11.2 retry loop', () => {
 
     expect(error.stage).toBe('model');
     expect(error.message).toBe(
-      'golem: model stage: runner: model failed after 2 attempts: openai: HTTP 503: status 503',
+      'golem: model stage: model failed after 2 attempts: openai: HTTP 503: status 503',
     );
     const exhausted = error.cause as AttemptsExhaustedError;
     expect(AttemptsExhaustedError.is(exhausted)).toBe(true);

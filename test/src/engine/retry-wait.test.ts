@@ -68,7 +68,7 @@ describe('a provider asking for longer than maxRetryWait', () => {
     });
     expect(refused.cause).toBe(asked);
     expect(refused.message).toBe(
-      'runner: the provider asked to wait 120000 ms before retrying (after attempt 1), longer than maxRetryWait (60000 ms); giving up instead of retrying early — raise maxRetryWait or retry later: p: HTTP 429: status 429',
+      'the provider asked to wait 120000 ms before retrying (after attempt 1), longer than maxRetryWait (60000 ms); giving up instead of retrying early — raise maxRetryWait or retry later: p: HTTP 429: status 429',
     );
     expect(isCancellation(error)).toBe(false);
     expect(model.calls).toBe(1);

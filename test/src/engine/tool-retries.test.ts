@@ -130,7 +130,7 @@ describe('§10 tool self-correction', () => {
     expect(error.stage).toBe('tool');
     expect(error.message).toContain('after 3 attempts');
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "roll" (call "call-3"): tool failed after 3 attempts: model output rejected: n must be positive, got 0',
+      'golem: tool stage: tool "roll" (call "call-3"): tool failed after 3 attempts: model output rejected: n must be positive, got 0',
     );
     const chain = [...errorChain(error)];
     expect(chain.find((e) => ToolError.is(e))).toMatchObject({
@@ -161,7 +161,7 @@ describe('§10 tool self-correction', () => {
     expect(error.stage).toBe('tool');
     expect(error.message).not.toContain('after');
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "roll" (call "call-1"): model output rejected: n must be positive, got 0',
+      'golem: tool stage: tool "roll" (call "call-1"): model output rejected: n must be positive, got 0',
     );
     const toolError = error.cause as ToolError;
     expect(ToolError.is(toolError)).toBe(true);
@@ -301,7 +301,7 @@ describe('§10.2 tool self-correction edge cases', () => {
 
     expect(error.stage).toBe('tool');
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "roll" (call "call-2"): tool failed after 2 attempts: model output rejected: n must be positive, got -1',
+      'golem: tool stage: tool "roll" (call "call-2"): tool failed after 2 attempts: model output rejected: n must be positive, got -1',
     );
     expect(execute).toHaveBeenCalledTimes(2);
     expect(model.calls).toBe(1);
@@ -320,7 +320,7 @@ describe('§10.2 tool self-correction edge cases', () => {
 
     expect(error.stage).toBe('tool');
     expect(error.message).toBe(
-      'golem: tool stage: runner: tool "roll" (call "call-2"): tool failed after 2 attempts: dice jammed',
+      'golem: tool stage: tool "roll" (call "call-2"): tool failed after 2 attempts: dice jammed',
     );
     expect(model.calls).toBe(2);
   });

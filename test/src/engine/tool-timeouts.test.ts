@@ -128,7 +128,7 @@ describe('tool timeouts (spec §12)', () => {
 
     expectToolDeadline(error, 'wait_for_it');
     expect(error.message).toMatch(
-      /^golem: tool stage: runner: tool "wait_for_it" \(call "call-1"\): /,
+      /^golem: tool stage: tool "wait_for_it" \(call "call-1"\): /,
     );
     expect(seen).toHaveLength(1);
     expect(seen[0]?.aborted).toBe(true);

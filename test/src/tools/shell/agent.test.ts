@@ -103,7 +103,7 @@ describe('run_command under the agent’s tool timeout', () => {
     expect(RunError.is(error)).toBe(true);
     expect(isDeadlineExceeded(error)).toBe(true);
     expect(findError(error, ToolError.is)?.message).toBe(
-      'runner: tool "run_command" (call "c1"): tool "run_command" exceeded its timeout of 50 ms',
+      'tool "run_command" (call "c1"): tool "run_command" exceeded its timeout of 50 ms',
     );
   });
 });
