@@ -1,10 +1,11 @@
 /**
  * End to end: an `Agent` on the Anthropic adapter against the loopback server, through a tool
- * round trip with `run` and with `runStream`, and thinking replayed on a continued conversation.
+ * round trip with `run` and with `runStream` (thinking replayed on a continued conversation is in
+ * documented-wire.test.ts).
  */
 import { Agent, defineTool, isRecord, type Delta } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { fixtureJson, fixtureText, jsonReply, modelFor, sse, sseReply } from './support';
+import { jsonReply, modelFor, sse, sseReply } from './support';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -142,22 +143,4 @@ test('Agent.runStream: fragments of both turns, the same result and the same sec
   expect(result.toolCalls).toBe(1);
   const second = server.requests[1]?.json as Record<string, unknown>;
   expect([second.stream, second.messages]).toEqual([true, expectedSecondMessages]);
-});
-
-test('a continued conversation replays the signed thinking block of the earlier answer first', async () => {
-  server.push(jsonReply(fixtureText('a08-thinking.json')), jsonReply(fixtureText('a01-text.json')));
-  const agent = new Agent({
-    model: modelFor(server),
-    modelSettings: { thinking: { mode: 'enabled', budgetTokens: 1024 }, maxTokens: 4096 },
-  });
-  const first = await agent.run('How do I cross the street?');
-  await agent.run('Thanks!', { history: first.messages });
-  const recorded = fixtureJson('a08-thinking.json') as { content: unknown[] };
-  const second = server.requests[1]?.json as { messages: unknown[]; thinking: unknown };
-  expect(second.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-  expect(second.messages).toEqual([
-    { role: 'user', content: [{ type: 'text', text: 'How do I cross the street?' }] },
-    { role: 'assistant', content: recorded.content },
-    { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
-  ]);
 });

@@ -13,7 +13,7 @@ import {
   type AnthropicOptions,
 } from 'golem/providers/anthropic';
 import { startReplayServer } from '../../../support/replay-server';
-import { API_KEY, fixtureText, jsonReply } from './support';
+import { API_KEY, jsonReply, ownFixture } from './support';
 
 function configError(options: unknown): string {
   try {
@@ -133,7 +133,7 @@ test('the API key never appears in a configuration error', () => {
 });
 
 test('baseURL trailing slashes are dropped and /v1/messages is appended under its path', async () => {
-  const server = await startReplayServer([jsonReply(fixtureText('a01-text.json'))]);
+  const server = await startReplayServer([jsonReply(ownFixture('message-text.json'))]);
   try {
     await anthropic({ ...ok, baseURL: `${server.url}/proxy/anthropic//` }).generate({
       messages: [{ role: 'user', content: 'x' }],
@@ -151,7 +151,7 @@ test('an injected fetch receives the URL and the request; no network is needed',
     ...ok,
     fetch: (url, init) => {
       seen.push({ url, method: init.method });
-      return Promise.resolve(new Response(fixtureText('a01-text.json'), { status: 200 }));
+      return Promise.resolve(new Response(ownFixture('message-text.json'), { status: 200 }));
     },
   });
   const response = await model.generate({ messages: [{ role: 'user', content: 'x' }], tools: [] });

@@ -5,7 +5,7 @@
  */
 import { type Message, type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { fixtureText, jsonReply, modelFor } from './support';
+import { jsonReply, modelFor, ownFixture } from './support';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 async function sentBody(request: Partial<ModelRequest>): Promise<Record<string, unknown>> {
-  server.push(jsonReply(fixtureText('a01-text.json')));
+  server.push(jsonReply(ownFixture('message-text.json')));
   await modelFor(server).generate({ messages: [], tools: [], ...request });
   return server.requests.at(-1)?.json as Record<string, unknown>;
 }

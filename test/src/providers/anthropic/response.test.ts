@@ -70,7 +70,7 @@ test('a thinking block with omitted text keeps its signature; empty redacted dat
   expect((response as { message: unknown }).message).toEqual({
     role: 'assistant',
     content: 'ok',
-    thinking: [{ signature: 'sig-only' }],
+    thinking: [{ signature: 'sig-only', provider: 'anthropic', model: 'claude-test' }],
   });
 });
 

@@ -6,7 +6,7 @@
 import { ModelConfigError, type ModelRequest, type ModelSettings } from 'golem';
 import type { AnthropicOptions } from 'golem/providers/anthropic';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { fixtureText, jsonReply, modelFor } from './support';
+import { jsonReply, modelFor, ownFixture } from './support';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -21,7 +21,7 @@ async function bodyFor(
   options: Partial<AnthropicOptions> = {},
   extra: Partial<ModelRequest> = {},
 ): Promise<Record<string, unknown>> {
-  server.push(jsonReply(fixtureText('a01-text.json')));
+  server.push(jsonReply(ownFixture('message-text.json')));
   await modelFor(server, options).generate({ ...base, settings, ...extra });
   return server.requests.at(-1)?.json as Record<string, unknown>;
 }

@@ -1,43 +1,19 @@
 /**
- * Helpers of the Anthropic adapter tests: the recorded fixtures (read from ../shared at test
- * time, never copied), replies for the loopback replay server, and the expected normalised
- * response derived from a fixture's `*.expected.json`.
+ * Helpers of the Anthropic adapter tests: our own fixtures (written from the documented wire
+ * format), replies for the loopback replay server, and a delta log. The recorded third-party
+ * fixtures are read only by test/recorded.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Delta, ModelResponse, ThinkingBlock, ToolCall } from 'golem';
+import type { Delta } from 'golem';
 import { anthropic, type AnthropicModel, type AnthropicOptions } from 'golem/providers/anthropic';
 import type { Reply, ReplayServer } from '../../../support/replay-server';
-
-/** The recorded Anthropic fixtures, beside the checkout as in CI. */
-export const FIXTURES = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'fixtures',
-  'providers',
-  'anthropic',
-);
 
 /** Own fixtures written from the documented wire format. */
 export const OWN_FIXTURES = join(__dirname, 'fixtures');
 
 /** A fake key; tests assert it never leaks into errors. */
 export const API_KEY = 'sk-ant-test-0123456789abcdef';
-
-/** Text of a shared fixture file. */
-export function fixtureText(file: string): string {
-  return readFileSync(join(FIXTURES, file), 'utf8');
-}
-
-/** Parsed JSON of a shared fixture file. */
-export function fixtureJson(file: string): unknown {
-  return JSON.parse(fixtureText(file)) as unknown;
-}
 
 /** Text of one of our own fixtures. */
 export function ownFixture(file: string): string {
@@ -53,15 +29,6 @@ export function jsonReply(body: string, status = 200, headers: Record<string, st
 export function sseReply(body: string | readonly (string | Uint8Array)[]): Reply {
   const headers = { 'content-type': 'text/event-stream; charset=utf-8' };
   return typeof body === 'string' ? { headers, body } : { headers, chunks: body };
-}
-
-/** A `*.chunks.txt` fixture (one data payload per line) as SSE frames. */
-export function chunksToSse(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => `data: ${line}\n\n`)
-    .join('');
 }
 
 /** SSE text of payloads, each as `event: <type>` + `data:` frame. */
@@ -116,87 +83,4 @@ export class DeltaLog {
     }
     return [...blocks.values()];
   }
-}
-
-interface ExpectedFixture {
-  model: string;
-  text: string;
-  reasoning: { type: string; text?: string; signature?: string; data?: string }[];
-  tool_calls: { id: string; name: string; args: unknown; args_raw_unparseable?: string }[];
-  usage: {
-    input_tokens: number;
-    output_tokens: number;
-    cache_read_input_tokens: number;
-    cache_creation_input_tokens: number;
-  };
-  finish_reason: string;
-  finish_reason_unified_suggestion: string;
-}
-
-/** The `expected` section of `<name>.expected.json`. */
-export function expectedOf(name: string): ExpectedFixture {
-  return (fixtureJson(`${name}.expected.json`) as { expected: ExpectedFixture }).expected;
-}
-
-const UNIFIED: Record<string, string> = {
-  stop: 'stop',
-  length: 'length',
-  'tool-calls': 'tool_calls',
-  'content-filter': 'content_filter',
-};
-
-/**
- * The normalised response a fixture must produce: text, calls (args = the JSON text of the
- * parsed args, or the raw text when unparseable), thinking blocks, usage (input includes cache
- * reads and writes), the unified finish reason and the model name.
- */
-export function expectedResponse(name: string): ModelResponse {
-  const e = expectedOf(name);
-  const message: ModelResponse['message'] = { role: 'assistant' };
-  if (e.text !== '') message.content = e.text;
-  const calls: ToolCall[] = e.tool_calls.map((c) => ({
-    id: c.id,
-    name: c.name,
-    args: c.args === null ? (c.args_raw_unparseable ?? '') : JSON.stringify(c.args),
-  }));
-  if (calls.length > 0) message.toolCalls = calls;
-  const thinking: ThinkingBlock[] = e.reasoning.map((r) =>
-    r.type === 'redacted_thinking'
-      ? { redacted: r.data ?? '' }
-      : { text: r.text ?? '', signature: r.signature ?? '' },
-  );
-  if (thinking.length > 0) message.thinking = thinking;
-  return {
-    message,
-    usage: {
-      inputTokens:
-        e.usage.input_tokens +
-        e.usage.cache_read_input_tokens +
-        e.usage.cache_creation_input_tokens,
-      outputTokens: e.usage.output_tokens,
-    },
-    finishReason: UNIFIED[e.finish_reason_unified_suggestion] ?? e.finish_reason,
-    modelName: e.model,
-  };
-}
-
-/** A non-streamed message body carrying the same content as an expected fixture. */
-export function messageBodyOf(name: string): string {
-  const e = expectedOf(name);
-  const content: unknown[] = e.reasoning.map((r) =>
-    r.type === 'redacted_thinking'
-      ? { type: 'redacted_thinking', data: r.data }
-      : { type: 'thinking', thinking: r.text, signature: r.signature },
-  );
-  if (e.text !== '') content.push({ type: 'text', text: e.text });
-  for (const c of e.tool_calls)
-    content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
-  return JSON.stringify({
-    type: 'message',
-    role: 'assistant',
-    model: e.model,
-    content,
-    stop_reason: e.finish_reason,
-    usage: e.usage,
-  });
 }

@@ -6,7 +6,7 @@ import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { ModelConfigError, type ModelRequest } from 'golem';
 import { BedrockModel, bedrock, type BedrockOptions } from 'golem/providers/bedrock';
-import { CREDENTIALS, fixtureBytes, jsonReply, rejection, useHarness } from './support';
+import { CREDENTIALS, jsonReply, ownFixture, rejection, useHarness } from './support';
 
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
@@ -95,7 +95,10 @@ describe('Bedrock adapter construction', () => {
       maxAttempts: 1,
       requestHandler: new NodeHttpHandler(),
     });
-    server.push(jsonReply(fixtureBytes('b01-text.json')), jsonReply(fixtureBytes('b01-text.json')));
+    server.push(
+      jsonReply(ownFixture('converse-text.json')),
+      jsonReply(ownFixture('converse-text.json')),
+    );
     const model = bedrock({ model: 'us.amazon.nova-micro-v1:0', client });
     expect((await model.generate(request)).finishReason).toBe('stop');
     model.destroy();

@@ -10,7 +10,7 @@ import {
   type ModelSettings,
 } from 'golem';
 import type { BedrockOptions } from 'golem/providers/bedrock';
-import { fixtureBytes, jsonReply, rejection, useHarness } from './support';
+import { jsonReply, ownFixture, rejection, useHarness } from './support';
 
 const harness = useHarness();
 
@@ -19,7 +19,7 @@ async function sentBody(
   options: Partial<BedrockOptions> = {},
 ): Promise<unknown> {
   const { server, model } = harness.current;
-  server.push(jsonReply(fixtureBytes('b01-text.json')));
+  server.push(jsonReply(ownFixture('converse-text.json')));
   await model(options).generate(request);
   return server.requests[server.requests.length - 1]!.json;
 }

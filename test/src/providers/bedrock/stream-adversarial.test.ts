@@ -16,9 +16,9 @@ import type { BedrockModel } from 'golem/providers/bedrock';
 import { ScriptedHandler, bytewise, splitAt } from './scripted-handler';
 import {
   eventFrame,
-  fixtureBytes,
   frameEnds,
   frames,
+  ownStream,
   rawEventFrame,
   rejection,
   streamReply,
@@ -91,8 +91,8 @@ describe('Bedrock ADV-1 UTF-8 across every split point', () => {
     expect(response.usage).toEqual({ inputTokens: 3, outputTokens: 5 });
   });
 
-  test('ADV-1 fast-check: the recorded b02 stream cut at arbitrary offsets assembles the same response', async () => {
-    const bin = fixtureBytes('b02-text.stream.eventstream.bin');
+  test('ADV-1 fast-check: a documented text stream cut at arbitrary offsets assembles the same response', async () => {
+    const bin = ownStream('text.stream.jsonl');
     const replay = replayer();
     const whole = await streamed(replay, [bin]);
     await fc.assert(
@@ -148,7 +148,7 @@ describe('Bedrock ADV-2 line endings', () => {
 });
 
 describe('Bedrock ADV-3 truncated and malformed streams', () => {
-  const bin = fixtureBytes('b02-text.stream.eventstream.bin');
+  const bin = ownStream('text.stream.jsonl');
   const ends = frameEnds(bin);
   /** Where frame `i` ends (negative counts from the last frame). */
   const end = (i: number): number => {
@@ -169,11 +169,11 @@ describe('Bedrock ADV-3 truncated and malformed streams', () => {
     );
     expect(isRetryable(error)).toBe(true);
     expect(deltas.map((d) => d.content)).toEqual([
-      'The',
-      ' capital of France is Paris.',
-      ' Paris is not',
-      ' only the capital city but',
-      ' also the most',
+      'Lighthouses',
+      ' use',
+      ' Fresnel',
+      ' lenses',
+      ' to focus',
     ]);
   });
 

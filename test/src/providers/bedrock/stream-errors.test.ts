@@ -15,8 +15,8 @@ import {
   codec,
   eventFrame,
   exceptionFrame,
-  fixtureBytes,
   frames,
+  ownStream,
   rejection,
   streamReply,
   textStream,
@@ -123,7 +123,7 @@ describe('Bedrock exception frames', () => {
 
 describe('Bedrock stream control flow', () => {
   test('an onDelta error stops the stream and is rethrown as is; the request is aborted', async () => {
-    const handler = new ScriptedHandler([fixtureBytes('b02-text.stream.eventstream.bin')]);
+    const handler = new ScriptedHandler([ownStream('text.stream.jsonl')]);
     const model = harness.current.model({ client: handler.clientConfig() });
     const failure = new Error('consumer gave up');
     let calls = 0;
@@ -221,7 +221,13 @@ describe('Bedrock stream control flow', () => {
     expect(response.message).toEqual({
       role: 'assistant',
       content: 'Hi',
-      thinking: [{ redacted: bytes.toString('base64') }],
+      thinking: [
+        {
+          redacted: bytes.toString('base64'),
+          provider: 'bedrock',
+          model: 'us.amazon.nova-micro-v1:0',
+        },
+      ],
     });
   });
 

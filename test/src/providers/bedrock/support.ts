@@ -1,19 +1,16 @@
 /**
- * Test support for the Bedrock adapter: recorded fixtures from /work/shared (never copied), a
- * replay server with a real BedrockRuntimeClient pointed at it (HTTP/1.1 handler, fake static
- * credentials: the SDK signs with SigV4 and decodes event streams for real), and event-stream
- * frames written with the SDK's own codec.
+ * Test support for the Bedrock adapter: our own fixtures (written from the documented Converse
+ * shapes; the recorded ones are read only by test/recorded), a replay server with a real
+ * BedrockRuntimeClient pointed at it (HTTP/1.1 handler, fake static credentials: the SDK signs
+ * with SigV4 and decodes event streams for real), and event-stream frames written with the
+ * SDK's own codec.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { ModelResponse } from 'golem';
 import { bedrock, type BedrockModel, type BedrockOptions } from 'golem/providers/bedrock';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
-
-/** The shared fixture folder, beside the checkout (`/work/shared` next to `/work/main`). */
-export const FIXTURES = join(__dirname, '../../../..', '../shared/fixtures/providers/bedrock');
 
 /** Fake static credentials; the secret must never show up in an error. */
 export const CREDENTIALS = {
@@ -22,73 +19,6 @@ export const CREDENTIALS = {
 };
 
 export const EVENT_STREAM = 'application/vnd.amazon.eventstream';
-
-/** Raw bytes of a fixture file. */
-export function fixtureBytes(name: string): Buffer {
-  return readFileSync(join(FIXTURES, name));
-}
-
-/** A fixture file parsed as JSON. */
-export function fixtureJson(name: string): unknown {
-  return JSON.parse(fixtureBytes(name).toString('utf8'));
-}
-
-/** The `expected` section of `<base>.expected.json`. */
-export interface Expected {
-  model: string;
-  text: string;
-  reasoning: { type: string; text?: string; signature?: string }[];
-  tool_calls: { id: string; name: string; args: unknown }[];
-  usage: { input_tokens: number; output_tokens: number };
-  finish_reason: string;
-  finish_reason_unified_suggestion: string;
-}
-
-export function expectedOf(base: string): Expected {
-  return (fixtureJson(`${base}.expected.json`) as { expected: Expected }).expected;
-}
-
-/** The URL path and content type the fixture was recorded with. */
-export function recordedHttp(base: string): { path: string; status: number; contentType: string } {
-  const http = (
-    fixtureJson(`${base}.expected.json`) as {
-      http: { url: string; status: number; content_type: string };
-    }
-  ).http;
-  return { path: new URL(http.url).pathname, status: http.status, contentType: http.content_type };
-}
-
-const UNIFIED: Record<string, string> = {
-  stop: 'stop',
-  'tool-calls': 'tool_calls',
-  length: 'length',
-  'content-filter': 'content_filter',
-};
-
-/** The exact normalised golem response the expected.json describes. */
-export function expectedResponse(base: string): ModelResponse {
-  const e = expectedOf(base);
-  const message: ModelResponse['message'] = { role: 'assistant' };
-  if (e.text !== '') message.content = e.text;
-  if (e.tool_calls.length > 0)
-    message.toolCalls = e.tool_calls.map((c) => ({
-      id: c.id,
-      name: c.name,
-      args: JSON.stringify(c.args),
-    }));
-  if (e.reasoning.length > 0)
-    message.thinking = e.reasoning.map((r) =>
-      r.signature === undefined
-        ? { text: r.text ?? '' }
-        : { text: r.text ?? '', signature: r.signature },
-    );
-  return {
-    message,
-    usage: { inputTokens: e.usage.input_tokens, outputTokens: e.usage.output_tokens },
-    finishReason: UNIFIED[e.finish_reason_unified_suggestion] ?? e.finish_reason,
-    modelName: e.model,
-  };
-}
 
 /** A replay server plus the models built against it, torn down after each test. */
 export interface Harness {
@@ -229,4 +159,26 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the promise to reject');
+}
+
+/** Raw bytes of one of our own fixtures (test/src/providers/bedrock/fixtures). */
+export function ownFixture(file: string): Buffer {
+  return readFileSync(join(__dirname, 'fixtures', file));
+}
+
+/**
+ * One of our own ConverseStream fixtures — a `*.stream.jsonl` of `{event, payload}` lines written
+ * from the documented event shapes — encoded as the binary event stream the service sends.
+ */
+export function ownStream(file: string): Buffer {
+  const lines = ownFixture(file)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return frames(
+    ...lines.map((line) => {
+      const { event, payload } = JSON.parse(line) as { event: string; payload: unknown };
+      return eventFrame(event, payload);
+    }),
+  );
 }

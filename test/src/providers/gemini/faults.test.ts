@@ -208,7 +208,9 @@ describe('the whole-call timeout', () => {
     await jest.advanceTimersByTimeAsync(50);
     const error = await pending;
     expect(ModelTransportError.is(error)).toBe(true);
-    expect((error as Error).message).toContain('no complete response within 50 ms');
+    expect((error as Error).message).toContain(
+      'no complete response within the adapter timeout of 50 ms',
+    );
     expect(isRetryable(error)).toBe(true);
   });
 

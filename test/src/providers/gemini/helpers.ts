@@ -1,23 +1,12 @@
-/** Shared helpers of the Gemini adapter tests (not a test file itself). */
+/**
+ * Shared helpers of the Gemini adapter tests (not a test file itself). The recorded third-party
+ * fixtures are read only by test/recorded.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ModelResponse } from 'golem';
 import { gemini, type GeminiModel, type GeminiOptions } from 'golem/providers/gemini';
 import type { ReplayServer } from '../../../support/replay-server';
-
-/** The recorded wire fixtures, read from ../shared beside the checkout (never copied here). */
-export const SHARED_FIXTURES = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'fixtures',
-  'providers',
-  'google',
-);
 
 /** Our own fixtures, written from the documented wire format. */
 export const OWN_FIXTURES = join(__dirname, 'fixtures');
@@ -25,16 +14,7 @@ export const OWN_FIXTURES = join(__dirname, 'fixtures');
 /** A test API key; long enough to be redacted by the shared HTTP helper. */
 export const API_KEY = 'test-gemini-key-0123456789';
 
-export function sharedText(file: string): string {
-  return readFileSync(join(SHARED_FIXTURES, file), 'utf8');
-}
-
-// The type argument only names what the caller expects of the fixture (a cast, as with JSON.parse).
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-export function sharedJson<T = unknown>(file: string): T {
-  return JSON.parse(sharedText(file)) as T;
-}
-
+/** Text of one of our own fixtures. */
 export function ownText(file: string): string {
   return readFileSync(join(OWN_FIXTURES, file), 'utf8');
 }
@@ -115,4 +95,29 @@ export function parsedCalls(response: ModelResponse) {
     name: call.name,
     args: JSON.parse(call.args) as unknown,
   }));
+}
+
+/** The JSON payloads of an SSE body's `data:` lines, in order. */
+export function frames(body: string): Record<string, unknown>[] {
+  return body
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+}
+
+/** All chunks of a stream collapsed into the single body `generateContent` would return. */
+export function collapse(chunks: Record<string, unknown>[]): Record<string, unknown> {
+  type Candidate = { content?: { parts?: unknown[] }; finishReason?: string };
+  const parts = chunks.flatMap(
+    (c) => (c.candidates as Candidate[] | undefined)?.[0]?.content?.parts ?? [],
+  );
+  const last = chunks.at(-1) ?? {};
+  const finishReason = chunks
+    .map((c) => (c.candidates as Candidate[] | undefined)?.[0]?.finishReason)
+    .find((f) => f !== undefined);
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason }],
+    usageMetadata: last.usageMetadata,
+    modelVersion: last.modelVersion,
+  };
 }

@@ -55,6 +55,7 @@ describe('URL and headers', () => {
 
   test('streams from :streamGenerateContent?alt=sse', async () => {
     server.push({
+      headers: { 'content-type': 'text/event-stream' },
       chunks: [`data: ${JSON.stringify(chunk([{ text: 'x' }], { finishReason: 'STOP' }))}\n\n`],
     });
     await modelFor(server).stream(request([userMessage('hi')]), () => undefined);

@@ -7,17 +7,7 @@ import {
   type ModelResponse,
 } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import {
-  chunk,
-  jsonReply,
-  modelFor,
-  ownText,
-  rejection,
-  request,
-  sharedText,
-  sseFromLines,
-  sseReply,
-} from './helpers';
+import { chunk, jsonReply, modelFor, ownText, rejection, request } from './helpers';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -36,6 +26,9 @@ const call = (name: string, args?: unknown, more: Record<string, unknown> = {}) 
   functionCall: args === undefined ? { name } : { name, args },
   ...more,
 });
+
+/** The provenance the adapter stamps on what it decodes (docs/guides/thinking.md). */
+const STAMP = { provider: 'gemini', model: 'gemini-2.5-flash' };
 
 describe('text and thinking', () => {
   test('text parts are concatenated without a separator; unknown parts are ignored', async () => {
@@ -66,9 +59,9 @@ describe('text and thinking', () => {
       ),
     );
     expect(response.message.thinking).toEqual([
-      { text: 'AB', signature: 'sig-ab' },
-      { text: 'C' },
-      { text: 'D' },
+      { text: 'AB', signature: 'sig-ab', ...STAMP },
+      { text: 'C', ...STAMP },
+      { text: 'D', ...STAMP },
     ]);
   });
 
@@ -85,25 +78,7 @@ describe('text and thinking', () => {
     expect(response.message).toEqual({
       role: 'assistant',
       content: 'Answer',
-      thinking: [{ text: 'Thinking…', signature: 'sig-text' }],
-    });
-  });
-
-  test('without a block to take it, a text-part signature is a signature-only block (g03)', async () => {
-    server.push(sseReply(sseFromLines(sharedText('g03-text-thoughtsignature.stream.chunks.txt'))));
-    const response = await modelFor(server).stream(request([]), () => undefined);
-    const signature = response.message.thinking?.[0]?.signature ?? '';
-    expect(signature).toHaveLength(916);
-    expect(response.message.thinking).toEqual([{ signature }]);
-
-    // Replayed on the next turn as the empty text part Gemini sent, after the text.
-    server.push(jsonReply(chunk([{ text: 'ok' }], { finishReason: 'STOP' })));
-    await modelFor(server).generate(
-      request([userMessage('How many rs?'), response.message, userMessage('Sure?')]),
-    );
-    expect((server.requests[1]?.json as { contents: unknown[] }).contents[1]).toEqual({
-      role: 'model',
-      parts: [{ text: response.message.content }, { text: '', thoughtSignature: signature }],
+      thinking: [{ text: 'Thinking…', signature: 'sig-text', ...STAMP }],
     });
   });
 
@@ -118,8 +93,8 @@ describe('text and thinking', () => {
       ),
     );
     expect(response.message.thinking).toEqual([
-      { text: 'T', signature: 's1' },
-      { signature: 's2' },
+      { text: 'T', signature: 's1', ...STAMP },
+      { signature: 's2', ...STAMP },
     ]);
   });
 });
@@ -137,7 +112,14 @@ describe('tool calls', () => {
       ),
     );
     expect(response.message.toolCalls).toEqual([
-      { id: 'get_weather_1', name: 'get_weather', args: '{"city":"Lagos"}', signature: 'sig-1' },
+      {
+        id: 'get_weather_1',
+        name: 'get_weather',
+        args: '{"city":"Lagos"}',
+        signature: 'sig-1',
+        signatureProvider: 'gemini',
+        signatureModel: 'gemini-2.5-flash',
+      },
       { id: 'get_time_2', name: 'get_time', args: '{}' },
       { id: 'get_weather_3', name: 'get_weather', args: '{}' },
     ]);

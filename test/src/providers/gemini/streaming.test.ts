@@ -9,14 +9,14 @@ import {
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import {
   chunk,
+  collapse,
+  frames,
   jsonReply,
   modelFor,
   ownText,
   rejection,
   request,
-  sharedText,
   sse,
-  sseFromLines,
   sseReply,
 } from './helpers';
 
@@ -37,42 +37,7 @@ async function stream(body: string, model = modelFor(server)) {
   return { response, deltas };
 }
 
-function frames(body: string): Record<string, unknown>[] {
-  return body
-    .split(/\r?\n/)
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
-}
-
-/** All chunks of a stream collapsed into the single body `generateContent` would return. */
-function collapse(chunks: Record<string, unknown>[]): Record<string, unknown> {
-  type Candidate = { content?: { parts?: unknown[] }; finishReason?: string };
-  const parts = chunks.flatMap(
-    (c) => (c.candidates as Candidate[] | undefined)?.[0]?.content?.parts ?? [],
-  );
-  const last = chunks.at(-1) ?? {};
-  const finishReason = chunks
-    .map((c) => (c.candidates as Candidate[] | undefined)?.[0]?.finishReason)
-    .find((f) => f !== undefined);
-  return {
-    candidates: [{ content: { role: 'model', parts }, finishReason }],
-    usageMetadata: last.usageMetadata,
-    modelVersion: last.modelVersion,
-  };
-}
-
 const streamed: [string, () => string][] = [
-  ['g02-text.stream', () => sharedText('g02-text.stream.sse')],
-  [
-    'g03-text-thoughtsignature.stream',
-    () => sseFromLines(sharedText('g03-text-thoughtsignature.stream.chunks.txt')),
-  ],
-  [
-    'g06-tool-call-thoughtsignature.stream',
-    () => sharedText('g06-tool-call-thoughtsignature.stream.sse'),
-  ],
-  ['g07-parallel-tool-calls.stream', () => sharedText('g07-parallel-tool-calls.stream.sse')],
-  ['g10-thinking.stream', () => sharedText('g10-thinking.stream.sse')],
   ['weather-answer.stream (own)', () => ownText('weather-answer.stream.sse')],
 ];
 
@@ -87,77 +52,6 @@ test.each(streamed)(
 );
 
 describe('deltas', () => {
-  test('TK-4: g10 thinking fragments (one block) precede the content of the same response', async () => {
-    const { response, deltas } = await stream(sharedText('g10-thinking.stream.sse'));
-    const kinds = deltas.map((d) => (d.thinking !== undefined ? 'thinking' : 'content'));
-    // Four thought chunks, then the first answer chunk, whose part carries the signature (it
-    // attaches to the thought block, so its fragment follows that chunk's text), then text only.
-    expect(kinds.slice(0, 6)).toEqual([
-      'thinking',
-      'thinking',
-      'thinking',
-      'thinking',
-      'content',
-      'thinking',
-    ]);
-    expect(kinds.slice(6).every((k) => k === 'content')).toBe(true);
-    const thinking = deltas.flatMap((d) => d.thinking ?? []);
-    expect(new Set(thinking.map((t) => t.index))).toEqual(new Set([0]));
-    expect(thinking.map((t) => t.text ?? '').join('')).toBe(response.message.thinking?.[0]?.text);
-    expect(thinking.at(-1)?.signature).toBe(response.message.thinking?.[0]?.signature);
-    expect(deltas.map((d) => d.content ?? '').join('')).toBe(response.message.content);
-  });
-
-  test('g07: a whole function call is one delta with id, name and the full args', async () => {
-    const { deltas } = await stream(sharedText('g07-parallel-tool-calls.stream.sse'));
-    expect(deltas).toEqual([
-      {
-        toolCalls: [
-          {
-            index: 0,
-            id: 'secret_retrieval_tool_1',
-            name: 'secret_retrieval_tool',
-            argsFragment: '{"password":"mellon"}',
-          },
-        ],
-      },
-      {
-        toolCalls: [
-          {
-            index: 1,
-            id: 'secret_retrieval_tool_2',
-            name: 'secret_retrieval_tool',
-            argsFragment: '{"password":"radiance"}',
-          },
-        ],
-      },
-    ]);
-  });
-
-  test('g08 (Vertex partialArgs): id and name first, complete args when the call ends', async () => {
-    const { response, deltas } = await stream(
-      sseFromLines(sharedText('g08-vertex-partial-args.stream.chunks.txt')),
-    );
-    expect(deltas).toEqual([
-      { toolCalls: [{ index: 0, id: 'getWeather_1', name: 'getWeather' }] },
-      { toolCalls: [{ index: 0, argsFragment: '{"location":"Boston"}' }] },
-      { toolCalls: [{ index: 1, id: 'getWeather_2', name: 'getWeather' }] },
-      { toolCalls: [{ index: 1, argsFragment: '{"location":"San Francisco"}' }] },
-    ]);
-    expect(response.message.toolCalls?.[0]?.signature).toHaveLength(1032);
-    expect(response.message.toolCalls?.[1]?.signature).toBeUndefined();
-  });
-
-  test('g03: content fragments, then the signature as a thinking fragment', async () => {
-    const { deltas } = await stream(
-      sseFromLines(sharedText('g03-text-thoughtsignature.stream.chunks.txt')),
-    );
-    expect(deltas.map((d) => Object.keys(d))).toEqual([['content'], ['content'], ['thinking']]);
-    const fragment = deltas[2]?.thinking?.[0];
-    expect(fragment?.index).toBe(0);
-    expect(fragment?.signature).toHaveLength(916);
-  });
-
   test('a streamed call still open at the finish reason is closed with its args', async () => {
     const { response, deltas } = await stream(
       sse(
@@ -240,12 +134,17 @@ describe('end of stream (Gemini has no terminal event)', () => {
     expect(StreamInterruptedError.is(error)).toBe(true);
   });
 
-  test('chunks after the finish reason (usage only) are accepted', async () => {
+  test('the chunk with the finish reason (and the final usage) ends the stream; later chunks are not read', async () => {
     const { response } = await stream(
-      sse(chunk([{ text: 'done' }], { finishReason: 'STOP' }), {
-        usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 },
-      }),
+      sse(
+        chunk([{ text: 'done' }], {
+          finishReason: 'STOP',
+          usage: { promptTokenCount: 3, candidatesTokenCount: 1 },
+        }),
+        chunk([{ text: ' and more' }], { usage: { promptTokenCount: 9, candidatesTokenCount: 9 } }),
+      ),
     );
+    expect(response.message.content).toBe('done');
     expect(response.usage).toEqual({ inputTokens: 3, outputTokens: 1 });
   });
 

@@ -5,7 +5,6 @@
  */
 import {
   CancelledError,
-  DeadlineExceededError,
   ModelHTTPError,
   ModelProtocolError,
   ModelTransportError,
@@ -193,9 +192,8 @@ test('the adapter timeout is a retryable ModelTransportError; the caller abort s
   expect(ModelTransportError.is(error)).toBe(true);
   expect(error).toMatchObject({
     retryable: true,
-    message: 'openai: transport failure: no complete response within the 1 ms timeout',
+    message: 'openai: transport failure: no complete response within the adapter timeout of 1 ms',
   });
-  expect(DeadlineExceededError.is((error as Error).cause)).toBe(true);
   const controller = new AbortController();
   const pending = model({ fetch: hang, timeout: 60_000 }).generate(hi, {
     signal: controller.signal,

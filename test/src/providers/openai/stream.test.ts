@@ -43,7 +43,11 @@ test('text, reasoning and usage: deltas in order and the assembled response', as
     { content: ', 世界 👋🏽' },
   ]);
   expect(response).toEqual({
-    message: { role: 'assistant', content: 'Hello, 世界 👋🏽', thinking: [{ text: 'Thinking.' }] },
+    message: {
+      role: 'assistant',
+      content: 'Hello, 世界 👋🏽',
+      thinking: [{ text: 'Thinking.', provider: 'openai', model: 'test-model' }],
+    },
     usage: { inputTokens: 11, outputTokens: 22 },
     finishReason: 'stop',
     modelName: 'test-model',

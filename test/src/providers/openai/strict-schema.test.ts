@@ -4,7 +4,6 @@
 import fc from 'fast-check';
 import type { JsonSchema } from 'golem';
 import { StrictSchemaError, toStrictSchema } from 'golem/providers/openai';
-import { fixtureJson } from './support';
 
 function rejection(schema: unknown): { path: string; reason: string } {
   try {
@@ -166,14 +165,6 @@ test('a root $ref, a one-element allOf and OpenAPI nullable are normalised', () 
     required: ['v', 'w'],
     additionalProperties: false,
   });
-});
-
-test('z06: an already strict schema ($defs, $ref, titles) compiles to itself', () => {
-  const request = fixtureJson('azure', 'z06-structured-output.request.json') as {
-    response_format: { json_schema: { schema: JsonSchema } };
-  };
-  const schema = request.response_format.json_schema.schema;
-  expect(toStrictSchema(schema)).toEqual(schema);
 });
 
 test.each([
