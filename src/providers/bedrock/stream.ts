@@ -7,6 +7,7 @@ import type {
 import type { Delta } from '../../model/delta';
 import type { ToolCall } from '../../model/message';
 import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
+import { compactJson } from '../../model/raw-json';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
 import { assistantMessageOf, callId, finishReasonOf, redactedText, usageOf } from './response';
@@ -138,7 +139,7 @@ export class StreamAssembler {
         : { text: block.text ?? '', signature: block.signature };
     });
     const toolCalls = this.calls.map((call) =>
-      call.args.trim() === '' ? { ...call, args: '{}' } : call,
+      call.args.trim() === '' ? { ...call, args: '{}' } : { ...call, args: compactArgs(call.args) },
     );
     const response: ModelResponse = {
       message: assistantMessageOf({ text: this.text, toolCalls, thinking }, this.modelId),
@@ -148,5 +149,18 @@ export class StreamAssembler {
     const finishReason = finishReasonOf(this.stopReason);
     if (finishReason !== undefined) response.finishReason = finishReason;
     return response;
+  }
+}
+
+/**
+ * The streamed input text without insignificant whitespace, so a streamed call equals the one
+ * `generate` returns for the same content (Converse sends the input as a parsed document there).
+ * Text that is not valid JSON is kept as sent: the engine reports it to the model.
+ */
+function compactArgs(text: string): string {
+  try {
+    return compactJson(text);
+  } catch {
+    return text;
   }
 }

@@ -158,3 +158,49 @@ describe('nothing retained', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('streamed tool input', () => {
+  test('a streamed tool input with whitespace equals what generate returns', async () => {
+    const { server, model } = harness.current;
+    const input = { city: 'Lagos', days: [1, 2] };
+    server.push(
+      jsonReply(
+        JSON.stringify({
+          output: {
+            message: {
+              role: 'assistant',
+              content: [{ toolUse: { toolUseId: 't1', name: 'forecast', input } }],
+            },
+          },
+          stopReason: 'tool_use',
+          usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 },
+        }),
+      ),
+      streamReply(
+        frames(
+          eventFrame('messageStart', { role: 'assistant' }),
+          eventFrame('contentBlockStart', {
+            contentBlockIndex: 0,
+            start: { toolUse: { toolUseId: 't1', name: 'forecast' } },
+          }),
+          eventFrame('contentBlockDelta', {
+            contentBlockIndex: 0,
+            delta: { toolUse: { input: '{ "city": "Lagos",' } },
+          }),
+          eventFrame('contentBlockDelta', {
+            contentBlockIndex: 0,
+            delta: { toolUse: { input: ' "days": [1, 2] }' } },
+          }),
+          eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+          eventFrame('messageStop', { stopReason: 'tool_use' }),
+          eventFrame('metadata', { usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 } }),
+        ),
+      ),
+    );
+    const m = model();
+    const generated = await m.generate(request);
+    const streamed = await m.stream(request, () => undefined);
+    expect(streamed.message.toolCalls).toEqual(generated.message.toolCalls);
+    expect(streamed.message.toolCalls?.[0]?.args).toBe(JSON.stringify(input));
+  });
+});
