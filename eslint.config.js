@@ -1,6 +1,7 @@
 // @ts-check
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const importX = require('eslint-plugin-import-x');
 
 /** Libraries the engine (src/) must never import: decorators and containers live above it. */
 const upperLayerLibraries = [
@@ -8,10 +9,16 @@ const upperLayerLibraries = [
   'class-validator',
   'class-transformer',
   'inversify',
+  '@nestjs/*',
+  'rxjs',
 ];
 
+/** The OpenTelemetry API: an optional peer imported only inside src/otel (golem/otel). */
+const otelApi = ['@opentelemetry/*'];
+
 /**
- * Layering rule: src <- decorators <- container. Adapters import only src/model; common tools
+ * Layering rule: src <- decorators <- container and src <- decorators <- nestjs (container and
+ * nestjs are siblings that never import each other). Adapters import only src/model; common tools
  * and the MCP bridge import only src/model and src/tool.
  * @param {string[]} paths
  * @param {string} message
@@ -58,17 +65,52 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-invalid-void-type': 'off',
     },
   },
+  // No import cycles anywhere (type-only imports excluded: they vanish at runtime).
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX.importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['src/**/*.ts'],
     rules: forbid(
       [
         ...upperLayerLibraries,
+        ...otelApi,
         '**/decorators',
         '**/decorators/**',
         '**/container',
         '**/container/**',
+        '**/nestjs',
+        '**/nestjs/**',
       ],
-      'Layering: src/ must not import decorators, container or their libraries.',
+      'Layering: src/ must not import decorators, container, nestjs or their libraries.',
+    ),
+  },
+  {
+    files: ['src/engine/**/*.ts', 'src/model/**/*.ts'],
+    rules: forbid(
+      [
+        ...upperLayerLibraries,
+        ...otelApi,
+        '**/decorators',
+        '**/decorators/**',
+        '**/container',
+        '**/container/**',
+        '**/nestjs',
+        '**/nestjs/**',
+        'better-sqlite3',
+        'pg',
+        '**/durable',
+        '**/durable/**',
+        '**/stores/**',
+      ],
+      'Layering: the engine never imports a run store or its driver (stores are adapters around the engine: src/engine/checkpoint.ts and src/durable/port.ts).',
     ),
   },
   {
@@ -76,6 +118,7 @@ module.exports = tseslint.config(
     rules: forbid(
       [
         ...upperLayerLibraries,
+        ...otelApi,
         '**/engine',
         '**/engine/**',
         '**/agent',
@@ -96,6 +139,7 @@ module.exports = tseslint.config(
     rules: forbid(
       [
         ...upperLayerLibraries,
+        ...otelApi,
         '**/engine',
         '**/engine/**',
         '**/agent',
@@ -111,8 +155,62 @@ module.exports = tseslint.config(
   {
     files: ['decorators/**/*.ts'],
     rules: forbid(
-      ['inversify', '**/container', '**/container/**'],
-      'Layering: decorators/ must not import container/ or inversify.',
+      [
+        ...otelApi,
+        'inversify',
+        '**/container',
+        '**/container/**',
+        '@nestjs/*',
+        '**/nestjs',
+        '**/nestjs/**',
+      ],
+      'Layering: decorators/ must not import container/, nestjs/, inversify or @nestjs/*.',
+    ),
+  },
+  {
+    files: ['container/**/*.ts'],
+    rules: forbid(
+      [...otelApi, '@nestjs/*', '**/nestjs', '**/nestjs/**'],
+      'Layering: container/ and nestjs/ are siblings; container/ must not import nestjs/ or @nestjs/*.',
+    ),
+  },
+  {
+    files: ['nestjs/**/*.ts'],
+    rules: forbid(
+      [
+        ...otelApi,
+        'inversify',
+        '@inversifyjs/*',
+        '**/container',
+        '**/container/**',
+        '**/src/*/**',
+        '!**/src/providers/resolve',
+        '**/src/providers/resolve/*',
+        '!**/src/providers/resolve/index',
+        '!**/src/testing/index',
+        '**/decorators/*',
+        '**/decorators/*/**',
+        '!**/decorators/index',
+      ],
+      'Layering: nestjs/ uses the public surface of src/ (index, providers/resolve, testing) and decorators/ (index), never container/ or inversify.',
+    ),
+  },
+  {
+    // golem/otel is the one place the OpenTelemetry API is imported (an adapter around the engine).
+    files: ['src/otel/**/*.ts'],
+    rules: forbid(
+      [
+        ...upperLayerLibraries,
+        '**/decorators',
+        '**/decorators/**',
+        '**/container',
+        '**/container/**',
+        '**/nestjs',
+        '**/nestjs/**',
+        '**/durable/**',
+        '**/stores/**',
+      ],
+      'Layering: src/otel is an adapter around the engine; it must not import decorators, container, nestjs or a store.',
     ),
   },
   {

@@ -1,5 +1,5 @@
 import type { Newable, ResolutionContext } from 'inversify';
-import type { Model } from '../src/index';
+import type { Model, RunStore } from '../src/index';
 import type { AgentDefinition, AgentFromClassOptions, DepsOf } from '../decorators/index';
 import { agentFromClass } from '../decorators/index';
 import { checkConstructorMetadata, missingMetadataError } from './constructor-metadata';
@@ -9,6 +9,7 @@ import { modelFor, type Binder } from './model-bindings';
 import {
   agentOf,
   checkModelName,
+  RUN_STORE,
   definitionOf,
   type AgentClass,
   type ResolvedAgent,
@@ -126,7 +127,12 @@ function agentFactory<C extends AgentClass>(
     }
     let agent = byModel.get(model);
     if (agent === undefined) {
-      agent = agentFromClass(instance, { ...hooks, model });
+      const store = hooks.store ?? ctx.get<RunStore>(RUN_STORE, { optional: true });
+      agent = agentFromClass(instance, {
+        ...hooks,
+        model,
+        ...(store !== undefined && { store }),
+      });
       byModel.set(model, agent);
     }
     return agent;

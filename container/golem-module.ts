@@ -1,11 +1,12 @@
 import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/index';
+import type { RunStore } from '../src/index';
 import { bindAgent, type AgentScope } from './bind-agent';
 import { ContainerError } from './errors';
 import { applyModelSource } from './model-bindings';
 import { checkModelSource, type ModelSource } from './model-source';
 import { MODEL_STRINGS, ModelStrings, type ModelStringSettings } from './model-strings';
-import { checkModelName, definitionOf, modelToken, type AgentClass } from './tokens';
+import { checkModelName, definitionOf, modelToken, RUN_STORE, type AgentClass } from './tokens';
 
 /** Options of {@link golemModule}. */
 export interface GolemModuleOptions extends ModelStringSettings {
@@ -23,6 +24,11 @@ export interface GolemModuleOptions extends ModelStringSettings {
   agents?: readonly AgentClass[];
   /** Scope of the listed agents' instances; default `Singleton`. */
   agentScope?: AgentScope;
+  /**
+   * The run store every agent of the container checkpoints its runs in (bound to `RUN_STORE`),
+   * e.g. `sqliteStore({ path: 'runs.db' })`: runs survive crashes, `resumeRun(runId)` continues them.
+   */
+  store?: RunStore;
 }
 
 function invalid(message: string): ContainerError {
@@ -31,7 +37,9 @@ function invalid(message: string): ContainerError {
 
 function checkOptions(options: unknown): GolemModuleOptions {
   if (!isRecord(options)) throw invalid('options must be an object');
-  const { models, agents, env, testModel, resolveModelStrings } = options;
+  const { models, agents, env, testModel, resolveModelStrings, store } = options;
+  if (store !== undefined && !isRecord(store))
+    throw invalid('store must be a run store, e.g. sqliteStore({ path }) from golem/stores/sqlite');
   if (models !== undefined && !isRecord(models))
     throw invalid("models must be an object of sources by name, e.g. { default: 'test' }");
   if (agents !== undefined && !Array.isArray(agents))
@@ -89,6 +97,7 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
   };
   return new ContainerModule(({ bind }) => {
     bind(MODEL_STRINGS).toConstantValue(new ModelStrings(settings));
+    if (checked.store !== undefined) bind<RunStore>(RUN_STORE).toConstantValue(checked.store);
     for (const [name, source] of sources)
       applyModelSource(bind(modelToken(name)), name, source, 'golemModule');
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });

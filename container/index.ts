@@ -2,10 +2,12 @@
  * `golem/container`: agents in an Inversify container. Models are bindings by name (instances,
  * lazy factories, model strings), agent classes resolve with constructor injection into typed
  * engine agents (`container.get(agentOf(WeatherAgent))`), tests override models in one line, and
- * request scopes give each request its own collaborators. Imports `reflect-metadata` first
- * (through `golem/decorators`).
+ * request scopes give each request its own collaborators. Needs inversify (7 or 8) and the peers
+ * of `golem/decorators`, checked first (a `MissingPeerError` names the `npm install` command);
+ * imports `reflect-metadata` first (through `golem/decorators`).
  * @packageDocumentation
  */
+import './peers';
 import '../decorators/index';
 
 export { createGolemContainer } from './create-container';
@@ -19,7 +21,7 @@ export { isModelString } from './model-source';
 export type { ModelStringSettings } from './model-strings';
 export { bindAgent } from './bind-agent';
 export type { AgentBindingOptions, AgentScope } from './bind-agent';
-export { agentOf, modelToken } from './tokens';
+export { agentOf, modelToken, RUN_STORE } from './tokens';
 export type { Token, AgentToken, AgentClass, ResolvedAgent } from './tokens';
 export { resolveAgent } from './resolve-agent';
 export type { AgentResolver } from './resolve-agent';

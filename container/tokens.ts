@@ -27,6 +27,13 @@ export type ResolvedAgent<C extends AgentClass> = EngineAgent<
 /** The token of the engine agent built for the agent class `C` (see {@link agentOf}). */
 export type AgentToken<C extends AgentClass> = Token<ResolvedAgent<C>>;
 
+/**
+ * The run store every agent of the container checkpoints its runs in (durable runs): bind it once
+ * with `golemModule({ store })` (or `container.bind(RUN_STORE).toConstantValue(store)`); an agent
+ * binding's own `store` option wins. Read it with `container.get<RunStore>(RUN_STORE)`.
+ */
+export const RUN_STORE: unique symbol = Symbol.for('golem.container.runStore');
+
 /** Tokens are shared by every copy of the package loaded in one process. */
 interface TokenRegistry {
   readonly models: Map<string, Token<Model>>;

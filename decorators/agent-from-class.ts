@@ -7,6 +7,7 @@ import type {
   Model,
   RunContext,
   RunObserver,
+  RunStore,
   Sleep,
   Tool,
   ToolContext,
@@ -29,6 +30,10 @@ export interface AgentFromClassOptions<Deps> {
   sleep?: Sleep;
   /** Wait before retrying a failed model attempt. */
   retryBackoff?: Backoff;
+  /** Checkpoint every run in this store (durable runs); the container binds one with `golemModule({ store })`. */
+  store?: RunStore;
+  /** The name stored with the agent's runs; default the class name. */
+  name?: string;
 }
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -89,6 +94,8 @@ export function agentFromClass<T extends object>(
     ...(options.onEvent !== undefined && { onEvent: options.onEvent }),
     ...(options.sleep !== undefined && { sleep: options.sleep }),
     ...(options.retryBackoff !== undefined && { retryBackoff: options.retryBackoff }),
+    ...(options.store !== undefined && { store: options.store }),
+    name: options.name ?? definition.className,
   };
   try {
     return new EngineAgent(config) as unknown as EngineAgent<DepsOf<T>, OutputOf<T>, PausableOf<T>>;

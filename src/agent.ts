@@ -1,22 +1,23 @@
 import type { Delta } from './model/delta';
-import { describeError } from './model/error-base';
 import type { Message } from './model/message';
-import { cloneMessage } from './model/message';
 import { isArrayValue } from './model/guards';
-import { timeoutProblem } from './model/timeouts';
-import { linkRunSignal } from './engine/run-signal';
 import type { DeltaHandler } from './model/model';
 import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
-import type { ModelSettings } from './model/request';
 import type {
   AgentConfig,
+  ContinueOptions,
   OptionsArg,
   ResumeOptions,
   RunOptions,
   RunOptionsBase,
   StreamOptions,
 } from './agent-config';
+import { buildMessages, durableConfig, processHistory, requireStore } from './agent-start';
+import { runSettings, storeFor } from './agent-start';
+import type { DurableHost } from './durable/durable-run';
+import { continueStored, resumeStored, runStored } from './durable/durable-run';
+import type { RunStore } from './durable/port';
 import type { AgentToolOptions } from './agent-tool';
 import { agentTool } from './agent-tool';
 import type { DeferredResults } from './engine/deferred-types';
@@ -28,16 +29,16 @@ import {
 } from './engine/resume';
 import type { Tool } from './tool/tool';
 import { resolveConfig } from './agent-validate';
+import { traceStarter } from './agent-observability';
 import { DeltaQueue } from './engine/delta-stream';
 import { ConfigError, RunInputError } from './engine/errors';
-import type { RunObserver } from './engine/events';
+import type { SettingsDefaults } from './agent-start';
 import type { HistoryProcessor } from './engine/history-processor';
-import type { Instructions, RunContext } from './engine/instructions';
-import { resolveInstructions } from './engine/instructions';
-import { repairHistory, unansweredCalls } from './engine/repair';
+import type { Instructions } from './engine/instructions';
+import { unansweredCalls } from './engine/repair';
 import type { Result, RunResult } from './engine/result';
 import { executeRun } from './engine/run';
-import type { EngineConfig, RunSettings } from './engine/run-config';
+import type { EngineConfig } from './engine/run-config';
 import { RunState } from './engine/run-state';
 import { validateHistory, validatePromptParts } from './engine/validate-input';
 import type { OutputDecoder } from './output/decoder';
@@ -57,21 +58,28 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   protected readonly engine: EngineConfig<Deps>;
   /** @internal */
   protected readonly decoder: OutputDecoder<Output>;
+  /** The name stored with this agent's durable runs; default `'agent'`. */
+  readonly name: string;
+  /** Where this agent's runs are checkpointed, if anywhere (see durable runs). */
+  readonly store: RunStore | undefined;
   private readonly instructions: Instructions<Deps> | undefined;
   private readonly historyProcessor: HistoryProcessor | undefined;
-  private readonly modelSettings: ModelSettings | undefined;
-  private readonly onEvent: RunObserver | undefined;
-  private readonly runTimeout: number | undefined;
+  private readonly defaults: SettingsDefaults;
 
   constructor(config: AgentConfig<Deps, Output> & { deferredTools?: Pausable }) {
     this.engine = resolveConfig(config);
+    ({ name: this.name, store: this.store } = durableConfig(config));
     this.decoder =
       config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
     this.historyProcessor = config.historyProcessor;
-    this.modelSettings = config.modelSettings;
-    this.onEvent = config.onEvent;
-    this.runTimeout = config.runTimeout;
+    this.defaults = {
+      runTimeout: config.runTimeout,
+      turnTimeout: this.engine.turnTimeout,
+      onEvent: config.onEvent,
+      modelSettings: config.modelSettings,
+      startTrace: traceStarter(config.instrumentation, this.name, this.engine),
+    };
   }
 
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
@@ -87,6 +95,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
   ): Promise<Result<Output>> {
+    const store = storeFor(options, this.store);
+    if (store !== undefined)
+      return runStored(this.host(options), store, prompt, options, undefined);
     const state = await this.prepare(prompt, options, undefined);
     try {
       return await executeRun(this.engine, this.decoder, state);
@@ -117,6 +128,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
             `model ${this.engine.model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
           );
         }
+        const store = storeFor(opts, this.store);
+        if (store !== undefined)
+          return await runStored(this.host(opts), store, prompt, opts, handler);
         const state = await this.prepare(prompt, opts, handler);
         try {
           return await executeRun(this.engine, this.decoder, state);
@@ -132,35 +146,95 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   }
 
   /**
-   * Resumes a run that paused on deferred calls: `history` is the paused result's messages and
-   * `results` resolves every pending call exactly once (validated before any model call).
-   * Approved calls re-run with `ctx.approved`; denials and external results become the calls'
-   * results in emission order. An empty `prompt` adds no user message. The run may pause again.
+   * Resumes a run that paused on deferred calls: `history` is the paused result's messages (or
+   * the id of a paused stored run, in any process) and `results` resolves every pending call
+   * exactly once (validated before any model call). Approved calls re-run with `ctx.approved`;
+   * denials and external results become the calls' results in emission order. An empty `prompt`
+   * adds no user message. The run may pause again.
    */
   async resume(
-    history: readonly Message[],
+    history: readonly Message[] | string,
     results: DeferredResults,
     ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ResumeOptions<Deps>;
+    if (typeof history === 'string')
+      return resumeStored(
+        this.host(opts),
+        requireStore(opts, this.store, 'resume'),
+        history,
+        results,
+      );
+    const state = await this.resumeState(history, results, opts, undefined);
+    try {
+      return await executeRun(this.engine, this.decoder, state);
+    } finally {
+      state.run.release();
+    }
+  }
+
+  /**
+   * Continues a stored run interrupted by a crash, a restart or a failure, from its last
+   * checkpoint, in any process: completed tool calls never run again; calls in flight when the
+   * process died re-run if their tool is `idempotent`, else the run pauses on them (resolve them
+   * with `resume(runId, results)`). A paused run comes back as it is, with its `pending` calls.
+   */
+  async resumeRun(
+    runId: string,
+    ...[options]: OptionsArg<Deps, ContinueOptions<Deps>>
+  ): Promise<Result<Output>> {
+    const opts = (options ?? {}) as ContinueOptions<Deps>;
+    return continueStored(this.host(opts), requireStore(opts, this.store, 'resumeRun'), runId);
+  }
+
+  private async resumeState(
+    history: readonly Message[],
+    results: DeferredResults,
+    opts: ResumeOptions<Deps>,
+    attach: ((state: RunState<Deps>) => void) | undefined,
+  ): Promise<RunState<Deps>> {
     const prompt = opts.prompt ?? '';
-    const { run, processed, parts } = await this.start(prompt, { ...opts, history }, undefined);
+    const stored = attach !== undefined; // a stored run's history was processed when it started
+    const { run, processed, parts } = await this.start(
+      prompt,
+      { ...opts, history },
+      undefined,
+      stored,
+    );
     try {
       const resolutions = matchResolutions(unansweredCalls(processed), results);
       checkApprovedTools(this.engine, resolutions);
       const state = new RunState(run, [...processed]);
+      attach?.(state);
       const resolved = await resolveCalls(this.engine, state, resolutions);
-      state.messages = await this.build(
+      state.messages = await buildMessages(
+        this.instructions,
         run,
         spliceResolutions(processed, resolved),
         prompt,
         parts,
         prompt !== '' || parts.length > 0,
       );
-      return await executeRun(this.engine, this.decoder, state);
-    } finally {
-      run.release();
+      return state;
+    } catch (error) {
+      run.release(error);
+      throw error;
     }
+  }
+
+  /** This agent as the durable layer sees it, for one call's options. */
+  private host(
+    options: RunOptionsBase & { deps?: Deps; prompt?: string },
+  ): DurableHost<Deps, Output> {
+    return {
+      name: this.name,
+      engine: this.engine,
+      decoder: this.decoder,
+      prepare: (prompt, history, onDelta) => this.prepare(prompt, { ...options, history }, onDelta),
+      settings: () => runSettings<Deps>(this.defaults, options, undefined),
+      prepareResume: (history, results, attach) =>
+        this.resumeState(history, results, options as ResumeOptions<Deps>, attach),
+    };
   }
 
   /**
@@ -183,9 +257,12 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): Promise<RunState<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
     try {
-      return new RunState(run, await this.build(run, processed, prompt, parts, true));
+      return new RunState(
+        run,
+        await buildMessages(this.instructions, run, processed, prompt, parts, true),
+      );
     } catch (error) {
-      run.release();
+      run.release(error);
       throw error;
     }
   }
@@ -194,100 +271,23 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
     onDelta: DeltaHandler | undefined,
+    processed = false,
   ) {
     if (typeof prompt !== 'string')
       throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
-    const run = this.runSettings(options, onDelta);
+    const run = runSettings(this.defaults, options, onDelta);
     try {
-      const processed = await this.processHistory(options.history ?? [], run.signal);
+      const history = options.history ?? [];
+      const processor = processed ? undefined : this.historyProcessor;
+      const copied = await processHistory(processor, history, run.signal);
       const parts: readonly Part[] = options.parts ?? [];
       if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
       validatePromptParts(parts);
-      validateHistory(processed);
-      return { run, processed, parts };
+      validateHistory(copied);
+      return { run, processed: copied, parts };
     } catch (error) {
-      run.release();
+      run.release(error);
       throw error;
-    }
-  }
-
-  private async build(
-    run: RunSettings<Deps>,
-    history: readonly Message[],
-    prompt: string,
-    parts: readonly Part[],
-    appendPrompt: boolean,
-  ): Promise<Message[]> {
-    const ctx: RunContext<Deps> = { deps: run.deps, signal: run.signal };
-    // Static text needs no resolution (the common case; saves a promise per run).
-    const instructions =
-      typeof this.instructions === 'string'
-        ? this.instructions
-        : await resolveInstructions(this.instructions, ctx);
-    const messages: Message[] = [];
-    if (instructions !== '') messages.push({ role: 'system', content: instructions });
-    for (const message of repairHistory(history))
-      if (message.role !== 'system') messages.push(message);
-    if (appendPrompt) {
-      const user: Message = { role: 'user', content: prompt };
-      if (parts.length > 0) user.parts = [...parts];
-      messages.push(user);
-    }
-    return messages;
-  }
-
-  private runSettings(
-    options: RunOptionsBase & { deps?: Deps },
-    onDelta: DeltaHandler | undefined,
-  ): RunSettings<Deps> {
-    if (options.observer !== undefined && typeof options.observer !== 'function')
-      throw new RunInputError('observer must be a function');
-    const deadlines: number[] = [];
-    for (const timeout of [this.runTimeout, options.timeout]) {
-      if (timeout === undefined || timeout === 0) continue;
-      const problem = timeoutProblem(timeout);
-      if (problem !== undefined)
-        throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
-      deadlines.push(timeout);
-    }
-    const turnTimeout = options.turnTimeout ?? this.engine.turnTimeout;
-    const turnProblem = timeoutProblem(turnTimeout);
-    if (turnProblem !== undefined)
-      throw new RunInputError(`turnTimeout ${turnProblem}, got ${String(turnTimeout)}`);
-    const { signal, release } = linkRunSignal(options.signal, deadlines);
-    const observers = [this.onEvent, options.observer].filter(
-      (o): o is RunObserver => o !== undefined,
-    );
-    const merged = { ...this.modelSettings, ...options.modelSettings };
-    return {
-      deps: options.deps as Deps,
-      signal,
-      observers,
-      settings: Object.keys(merged).length === 0 ? undefined : merged,
-      onDelta,
-      turnTimeout,
-      release,
-    };
-  }
-
-  private async processHistory(
-    history: readonly Message[],
-    signal: AbortSignal,
-  ): Promise<Message[]> {
-    if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
-    if (history.length === 0 && this.historyProcessor === undefined) return [];
-    const copy = history.map((m) =>
-      typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m,
-    );
-    if (this.historyProcessor === undefined) return copy;
-    try {
-      const processed = await this.historyProcessor(copy, { signal });
-      if (processed === undefined || processed === null) return [];
-      if (!isArrayValue(processed))
-        throw new TypeError('it returned something other than an array of messages');
-      return processed;
-    } catch (cause) {
-      throw new RunInputError(`history processor failed: ${describeError(cause)}`, { cause });
     }
   }
 }

@@ -41,34 +41,60 @@ export async function runLoop<Deps>(
       throw state.fail('model', cause);
     }
     state.recordResponse(response.message, response.usage);
-    checkUsage(config, state);
     const calls = response.message.toolCalls ?? [];
-    if (calls.length === 0) return { kind: 'final', response };
-    const outputName = config.outputTool?.name;
-    const outputCall =
-      outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
-    if (outputCall !== undefined) {
-      for (const call of calls) {
-        if (call === outputCall) continue;
-        state.messages.push({
-          role: 'tool',
-          content: INTERRUPTED_RESULT,
-          toolCallId: call.id,
-          toolName: call.name,
-        });
-      }
-      const final: ModelResponse = {
-        ...response,
-        message: { ...response.message, content: outputCall.args },
-      };
-      return { kind: 'output', response: final, call: outputCall };
-    }
+    // A turn that starts a batch is persisted by the batch's write-ahead checkpoint.
+    if (state.checkpoints !== undefined && endsLoop(config, calls))
+      await state.checkpoints.save(state);
+    checkUsage(config, state);
+    const end = finalEnd(config, state, response);
+    if (end !== undefined) return end;
     const batch = await runBatch(config, state, turn, calls, corrections);
     state.messages.push(...batch.messages);
+    if (state.checkpoints !== undefined) await state.checkpoints.commit(state);
     checkUsage(config, state);
     if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0)
       return { kind: 'paused', pending: batch.pending };
   }
+}
+
+/** Whether a turn with `calls` ends the loop: no calls, or a call of the output tool. */
+export function endsLoop<Deps>(config: EngineConfig<Deps>, calls: readonly ToolCall[]): boolean {
+  const outputName = config.outputTool?.name;
+  return (
+    calls.length === 0 || (outputName !== undefined && calls.some((c) => c.name === outputName))
+  );
+}
+
+/**
+ * How the loop ends on a committed `response` without executing tools: a final answer (no calls)
+ * or an output-tool call (its sibling calls get "interrupted" results); `undefined` when the
+ * response's calls form a batch to execute.
+ */
+export function finalEnd<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  response: ModelResponse,
+): LoopEnd | undefined {
+  const calls = response.message.toolCalls ?? [];
+  if (calls.length === 0) return { kind: 'final', response };
+  const outputName = config.outputTool?.name;
+  const outputCall =
+    outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
+  if (outputCall === undefined) return undefined;
+  for (const call of calls) {
+    if (call === outputCall) continue;
+    state.messages.push({
+      role: 'tool',
+      content: INTERRUPTED_RESULT,
+      toolCallId: call.id,
+      toolName: call.name,
+    });
+  }
+  const final: ModelResponse = {
+    ...response,
+    message: { ...response.message, content: outputCall.args },
+  };
+  return { kind: 'output', response: final, call: outputCall };
 }
 
 /** Fails the run at the `usage` stage when a bound is crossed (decision D7: after every response). */

@@ -1,3 +1,4 @@
+import type { Cost } from '../model/cost';
 import type { Message } from '../model/message';
 import type { Usage } from '../model/usage';
 import type { PendingToolCalls } from './deferred-types';
@@ -12,6 +13,19 @@ interface ResultEvidence {
   requests: number;
   /** Tool executions attempted. */
   toolCalls: number;
+  /** The stored run's id, present when the agent has a run store (see durable runs). */
+  runId?: string;
+  /**
+   * What the run's successful responses cost, present when the agent has `prices` (a
+   * `PriceTable`). Covers this run's calls only (not earlier segments of a stored run).
+   */
+  cost?: RunCost;
+}
+
+/** The cost of a run: the priced responses' total, and how many responses had no price. */
+export interface RunCost extends Cost {
+  /** Responses whose model the price table does not know; their cost is not in the totals. */
+  unpriced: number;
 }
 
 /** A run that finished with a decoded output. */

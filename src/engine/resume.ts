@@ -7,6 +7,8 @@ import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { deniedText } from './texts';
 import { executeTool } from './tool-exec';
+import { toolReporter } from './tool-report';
+import { traced } from './instrumentation';
 
 /** One pending call's resolution. Internal. */
 type Resolution = { call: ToolCall } & (
@@ -102,16 +104,20 @@ export async function resolveCalls<Deps>(
       const tool = config.advertised.get(call.name);
       if (tool === undefined)
         throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
+      if (state.checkpoints !== undefined) await state.checkpoints.starting(state, [call]);
       emitToolStart(state, 0, call);
-      const outcome = await executeTool({
-        tool,
-        call,
-        deps: state.run.deps,
-        runSignal: state.run.signal,
-        timeout: effectiveTimeout(config, tool),
-        approved: true,
-        retry: 0,
-      });
+      const outcome = await traced(state.run.trace, { kind: 'tool', callId: call.id }, () =>
+        executeTool({
+          tool,
+          call,
+          deps: state.run.deps,
+          runSignal: state.run.signal,
+          timeout: effectiveTimeout(config, tool),
+          approved: true,
+          retry: 0,
+          report: toolReporter(state, 0, call),
+        }),
+      );
       recordToolEnd(state, 0, call, outcome);
       if (!outcome.ok) {
         const deferredAgain =
@@ -126,7 +132,9 @@ export async function resolveCalls<Deps>(
       }
       content = outcome.text;
     }
-    results.set(call.id, { role: 'tool', content, toolCallId: call.id, toolName: call.name });
+    const message: Message = { role: 'tool', content, toolCallId: call.id, toolName: call.name };
+    results.set(call.id, message);
+    state.checkpoints?.result(call, message);
   }
   return results;
 }

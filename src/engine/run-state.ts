@@ -1,10 +1,14 @@
+import type { Cost } from '../model/cost';
+import { addCost } from '../model/cost';
 import type { Message } from '../model/message';
+import type { RunCheckpoints } from './checkpoint';
 import type { Usage } from '../model/usage';
 import { addUsage, emptyUsage } from '../model/usage';
 import type { RunEvent } from './events';
 import { emitEvent } from './events';
 import type { PartialEvidence, RunStage } from './errors';
 import { RunError } from './errors';
+import type { RunCost } from './result';
 import type { RunSettings } from './run-config';
 
 /** The mutable evidence of one run. Internal. */
@@ -18,6 +22,10 @@ export class RunState<Deps> {
   completedTurns = 0;
   /** The text a failed streamed turn had already delivered, if any. */
   interrupted: Message | undefined;
+  /** Durable progress reporting; set only when the run has a store (one check per checkpoint). */
+  checkpoints: RunCheckpoints | undefined = undefined;
+  /** What the priced responses cost; set only when the agent has `prices`. */
+  cost: RunCost | undefined = undefined;
 
   constructor(
     readonly run: RunSettings<Deps>,
@@ -31,6 +39,18 @@ export class RunState<Deps> {
     this.messages.push(message);
     this.usage = addUsage(this.usage, usage);
     this.completedTurns++;
+  }
+
+  /**
+   * Adds one response's cost to the run's (`undefined`: the table has no price for its model,
+   * counted in `unpriced`). `currency` is the table's, for a run's first response.
+   */
+  addCost(cost: Cost | undefined, currency: string): void {
+    const base = this.cost ?? zeroCost(currency);
+    this.cost =
+      cost === undefined
+        ? { ...base, unpriced: base.unpriced + 1 }
+        : { ...addCost(base, cost), unpriced: base.unpriced };
   }
 
   /** Whether anyone observes this run; call sites skip building events when nobody does. */
@@ -58,11 +78,19 @@ export class RunState<Deps> {
     };
     if (toolResults.length > 0) partial.toolResults = [...toolResults];
     if (this.interrupted !== undefined) partial.interrupted = { ...this.interrupted };
+    if (this.cost !== undefined) partial.cost = { ...this.cost };
     return partial;
   }
 
   /** A `RunError` at `stage` carrying this run's partial evidence (and a failing batch's completed results). */
   fail(stage: RunStage, cause: unknown, toolResults: readonly Message[] = []): RunError {
-    return new RunError(stage, cause, this.partial(toolResults));
+    const error = new RunError(stage, cause, this.partial(toolResults));
+    this.run.trace?.record({ ok: false, error });
+    return error;
   }
+}
+
+/** A run cost of nothing yet, in `currency`. Internal. */
+export function zeroCost(currency: string): RunCost {
+  return { total: 0, input: 0, output: 0, currency, unpriced: 0 };
 }

@@ -7,22 +7,30 @@ import { runLoop } from './loop';
 import type { Result } from './result';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
+import { zeroCost } from './run-state';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
 
 /**
  * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
  * feeds the rejection back and starts a new loop execution with fresh turn and tool budgets.
+ * `first`, when given, is decoded instead of running the first loop execution.
  */
 export async function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunState<Deps>,
+  first?: LoopEnd,
 ): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
-    const end: LoopEnd = await runLoop(config, state);
+    // `first`: a stored run resumed after its final turn was committed decodes that turn.
+    const end: LoopEnd = round === 0 && first !== undefined ? first : await runLoop(config, state);
     if (end.kind === 'paused')
-      return { ...evidence(state), output: undefined, pending: end.pending };
+      return succeed(state, {
+        ...evidence(config, state),
+        output: undefined,
+        pending: end.pending,
+      });
     const response: ModelResponse = end.response;
     let output: Output;
     try {
@@ -50,8 +58,14 @@ export async function executeRun<Deps, Output>(
         toolName: end.call.name,
       });
     }
-    return { ...evidence(state), output };
+    return succeed(state, { ...evidence(config, state), output });
   }
+}
+
+/** Records the result on the run's trace (when traced) and returns it. */
+function succeed<Deps, R extends Result<unknown>>(state: RunState<Deps>, result: R): R {
+  state.run.trace?.record({ ok: true, result });
+  return result;
 }
 
 function rejection(outputCall: ToolCall | undefined, reason: string) {
@@ -65,11 +79,14 @@ function rejection(outputCall: ToolCall | undefined, reason: string) {
       };
 }
 
-function evidence<Deps>(state: RunState<Deps>) {
-  return {
+function evidence<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>) {
+  const evidence: Omit<Result<unknown>, 'output' | 'pending'> = {
     messages: [...state.messages],
     usage: { ...state.usage },
     requests: state.requests,
     toolCalls: state.toolCalls,
   };
+  if (config.prices !== undefined)
+    evidence.cost = state.cost ?? zeroCost(config.prices.currency ?? 'USD');
+  return evidence;
 }

@@ -17,6 +17,8 @@ import type { RunState } from './run-state';
 import { reasonText, toolRejectedText } from './texts';
 import type { ToolOutcome } from './tool-exec';
 import { executeTool } from './tool-exec';
+import { toolReporter } from './tool-report';
+import { traced } from './instrumentation';
 
 /** What a classified batch contributes. Internal. */
 export interface BatchResult {
@@ -183,16 +185,20 @@ async function executeGroups<Deps>(
   const execute = (index: number): Promise<ToolOutcome> => {
     const tool = tools[index] as Tool<Deps>;
     const call = calls[index] as ToolCall;
-    return executeTool({
-      tool,
-      call,
-      deps: state.run.deps,
-      runSignal: state.run.signal,
-      timeout: effectiveTimeout(config, tool),
-      approved: false,
-      retry: corrections.get(call.name) ?? 0,
-    });
+    return traced(state.run.trace, { kind: 'tool', callId: call.id }, () =>
+      executeTool({
+        tool,
+        call,
+        deps: state.run.deps,
+        runSignal: state.run.signal,
+        timeout: effectiveTimeout(config, tool),
+        approved: false,
+        retry: corrections.get(call.name) ?? 0,
+        report: toolReporter(state, turn, call),
+      }),
+    );
   };
+  const checkpoints = state.checkpoints;
   for (const group of groups) {
     if (group.length === 1) {
       const index = group[0] as number;
@@ -201,17 +207,37 @@ async function executeGroups<Deps>(
         outcomes[index] = await execute(index);
         return outcomes;
       }
+      if (checkpoints !== undefined) await checkpoints.starting(state, [call]);
       emitToolStart(state, turn, call);
       const outcome = await execute(index);
       outcomes[index] = outcome;
+      if (checkpoints !== undefined && outcome.ok)
+        checkpoints.result(call, resultMessage(call, outcome.text));
       finishEvent(state, turn, call, outcome);
       continue;
     }
+    if (checkpoints !== undefined)
+      await checkpoints.starting(
+        state,
+        group.map((index) => calls[index] as ToolCall),
+      );
     for (const index of group) {
       const call = calls[index] as ToolCall;
       emitToolStart(state, turn, call);
     }
-    const settled = await Promise.all(group.map(execute));
+    const settled = await Promise.all(
+      checkpoints === undefined
+        ? group.map(execute)
+        : group.map(async (index) => {
+            const outcome = await execute(index);
+            const call = calls[index] as ToolCall;
+            if (outcome.ok) {
+              checkpoints.result(call, resultMessage(call, outcome.text));
+              await checkpoints.save(state);
+            }
+            return outcome;
+          }),
+    );
     for (const [position, index] of group.entries()) {
       const outcome = settled[position] as ToolOutcome;
       outcomes[index] = outcome;
@@ -219,6 +245,11 @@ async function executeGroups<Deps>(
     }
   }
   return outcomes;
+}
+
+/** The tool message of a completed call. */
+function resultMessage(call: ToolCall, text: string): Message {
+  return { role: 'tool', content: text, toolCallId: call.id, toolName: call.name };
 }
 
 /** The deadline of one execution: the tool's own timeout when set, else the agent's. */

@@ -31,7 +31,14 @@ const GO_EXAMPLES = [
   'local-models',
   'testing-without-a-provider',
 ];
-const TYPESCRIPT_EXAMPLES = ['decorated-agent', 'nest-style-service'];
+const TYPESCRIPT_EXAMPLES = [
+  'decorated-agent',
+  'nest-style-service',
+  'nestjs-app',
+  'standard-schema',
+  'record-replay',
+  'durable-approval',
+];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
   'examples/%s has main.ts, expected-output.txt and README.md',

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 type Log = (line: string) => void;
 type ExampleMain = (log: Log, input?: NodeJS.ReadableStream) => Promise<void>;
 
+// Some examples start processes of their own (durable-approval starts two Node processes).
+jest.setTimeout(30_000);
+
 const root = join(__dirname, '..', '..', 'examples');
 const folders = readdirSync(root, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

@@ -1,0 +1,61 @@
+import type { StoredConversation, StoredRun } from './records';
+
+/** Which stored runs {@link RunStore.listRuns} returns. */
+export interface RunFilter {
+  /** Only runs in these statuses (e.g. `['paused']` for the runs awaiting decisions). */
+  status?: readonly string[];
+  /** Only runs of the agent with this name. */
+  agent?: string;
+  /** Only runs on this conversation. */
+  conversationId?: string;
+  /** At most this many, newest `updatedAt` first; default 100. */
+  limit?: number;
+}
+
+/** What {@link RunStore.migrate} did. */
+export interface MigrationReport {
+  /** The schema version before. */
+  from: number;
+  /** The schema version now (the newest this golem knows). */
+  to: number;
+  /** The versions applied, in order (empty when the schema was current). */
+  applied: number[];
+}
+
+/** The reads and writes of one {@link RunStore.transaction}: rows read are locked until it ends. */
+export interface StoreTransaction {
+  getRun(id: string): Promise<StoredRun | undefined>;
+  getConversation(id: string): Promise<StoredConversation | undefined>;
+  /** Inserts or replaces the run with this id. */
+  putRun(run: StoredRun): Promise<void>;
+  /** Inserts or replaces the conversation with this id. */
+  putConversation(conversation: StoredConversation): Promise<void>;
+}
+
+/**
+ * The run-store port: where durable runs keep their conversations and checkpoints. Golem ships
+ * adapters for memory (`golem/stores/memory`), SQLite (`golem/stores/sqlite`) and PostgreSQL
+ * (`golem/stores/postgres`); implement this interface for another database. Adapters store rows
+ * verbatim — golem encodes, decodes, validates and applies the lease rules — and report failures
+ * as `StoreError` (`unavailable` for a lost connection, `corrupt` for damaged data).
+ */
+export interface RunStore {
+  /** How long a lease lasts without renewal, in ms. */
+  readonly leaseMs: number;
+  /** The store's clock (ms since the epoch); injectable so tests can expire leases. */
+  now(): number;
+  /** Applies pending schema migrations (additive, versioned); safe to call concurrently. */
+  migrate(): Promise<MigrationReport>;
+  /** Releases connections and handles; later calls fail with a `closed` StoreError. */
+  close(): Promise<void>;
+  getRun(id: string): Promise<StoredRun | undefined>;
+  getConversation(id: string): Promise<StoredConversation | undefined>;
+  listRuns(filter?: RunFilter): Promise<StoredRun[]>;
+  /**
+   * Replaces the run `run.id` only if its stored `version` is `expectedVersion` (the checkpoint
+   * fast path: one conditional write); resolves `false` when it was not (or no such run exists).
+   */
+  replaceRun(run: StoredRun, expectedVersion: number): Promise<boolean>;
+  /** Runs `body` atomically, the rows it reads locked against other writers until it ends. */
+  transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+}

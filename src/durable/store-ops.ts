@@ -1,0 +1,207 @@
+import type { Message } from '../model/message';
+import type { RunStore, StoreTransaction } from './port';
+import type { StoredConversation, StoredRun } from './records';
+import { messagesJson } from './records';
+import { StoreError } from './store-error';
+
+/** The rules every store follows, written once over the port's rows and transactions. Internal. */
+
+const LIVE = new Set(['running', 'paused']);
+
+function held(run: StoredRun, now: number): boolean {
+  return run.leaseOwner !== null && (run.leaseExpiresAt ?? 0) > now;
+}
+
+function heldError(run: StoredRun): StoreError {
+  const until = new Date(run.leaseExpiresAt ?? 0).toISOString();
+  return new StoreError(
+    `run "${run.id}" is held by another process (lease owner "${run.leaseOwner ?? ''}", until ${until}); exactly one process continues a run — retry after that process finishes or its lease expires`,
+    { reason: 'conflict', runId: run.id },
+  );
+}
+
+function notFound(runId: string): StoreError {
+  return new StoreError(`no stored run has the id "${runId}"`, { reason: 'not-found', runId });
+}
+
+/** Claims `conversationId` for `runId` inside `tx`, or throws `conflict` if another live run has it. */
+async function claim(
+  tx: StoreTransaction,
+  conversationId: string,
+  runId: string,
+  now: number,
+  expectedVersion: number | undefined,
+): Promise<void> {
+  const conversation = await tx.getConversation(conversationId);
+  if (conversation === undefined) {
+    if (expectedVersion !== undefined && expectedVersion !== 0) throw changed(conversationId);
+    await tx.putConversation({
+      id: conversationId,
+      messages: '[]',
+      activeRunId: runId,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return;
+  }
+  const active = conversation.activeRunId;
+  if (active !== null && active !== runId) {
+    const other = await tx.getRun(active);
+    if (other !== undefined && LIVE.has(other.status)) {
+      throw new StoreError(
+        `conversation "${conversationId}" has an unfinished run "${active}" (${other.status}); finish it first — agent.resume("${active}", results) for a paused run, agent.resumeRun("${active}") for an interrupted one`,
+        { reason: 'conflict', conversationId, runId: active },
+      );
+    }
+  }
+  if (expectedVersion !== undefined && conversation.version !== expectedVersion)
+    throw changed(conversationId);
+  await tx.putConversation({
+    ...conversation,
+    activeRunId: runId,
+    version: conversation.version + 1,
+    updatedAt: now,
+  });
+}
+
+function changed(conversationId: string): StoreError {
+  return new StoreError(
+    `conversation "${conversationId}" changed while this run was starting (another run finished on it); start the run again`,
+    { reason: 'conflict', conversationId },
+  );
+}
+
+/**
+ * Inserts a new run (leased to its owner) and claims its conversation, atomically. `conflict` when
+ * the id is taken, or when another unfinished run has the conversation.
+ */
+export async function startRun(
+  store: RunStore,
+  run: StoredRun,
+  conversationVersion: number | undefined,
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    if ((await tx.getRun(run.id)) !== undefined) {
+      throw new StoreError(`a stored run already has the id "${run.id}"; run ids are unique`, {
+        reason: 'conflict',
+        runId: run.id,
+      });
+    }
+    if (run.conversationId !== null)
+      await claim(tx, run.conversationId, run.id, run.createdAt, conversationVersion);
+    await tx.putRun(run);
+  });
+}
+
+/** Why a conditional write of `run` at `expected` failed (read back to say which). */
+async function explain(store: RunStore, runId: string, expected: number): Promise<StoreError> {
+  const current = await store.getRun(runId);
+  if (current === undefined) return notFound(runId);
+  return new StoreError(
+    `run "${runId}" was changed by another process (version ${current.version}, expected ${expected}; lease owner "${current.leaseOwner ?? ''}"); this process stops writing it`,
+    { reason: 'conflict', runId },
+  );
+}
+
+/** A checkpoint: replaces `next` over version `expected`, or throws `conflict`/`not-found`. */
+export async function writeRun(store: RunStore, next: StoredRun, expected: number): Promise<void> {
+  if (!(await store.replaceRun(next, expected))) throw await explain(store, next.id, expected);
+}
+
+/** Appends `tail` (durable JSON) to a conversation's messages (durable JSON). */
+function appendJson(messages: string, tail: string): string {
+  if (tail === '[]') return messages;
+  if (messages.trim() === '[]') return tail;
+  return `${messages.slice(0, messages.lastIndexOf(']'))},${tail.slice(1)}`;
+}
+
+/**
+ * The final write of a run segment: the run row, and for a run on a conversation its effect there
+ * — a completed run appends `tail` and releases the conversation, a failed run releases it, a
+ * paused run keeps it.
+ */
+export async function finishRun(
+  store: RunStore,
+  next: StoredRun,
+  expected: number,
+  tail: readonly Message[],
+): Promise<void> {
+  const conversationId = next.conversationId;
+  if (conversationId === null || next.status === 'paused') {
+    await writeRun(store, next, expected);
+    return;
+  }
+  await store.transaction(async (tx) => {
+    const current = await tx.getRun(next.id);
+    if (current?.version !== expected) throw await explain(store, next.id, expected);
+    await tx.putRun(next);
+    const conversation: StoredConversation = (await tx.getConversation(conversationId)) ?? {
+      id: conversationId,
+      messages: '[]',
+      activeRunId: next.id,
+      version: 0,
+      createdAt: next.updatedAt,
+      updatedAt: next.updatedAt,
+    };
+    if (conversation.activeRunId !== next.id) return;
+    await tx.putConversation({
+      ...conversation,
+      messages:
+        next.status === 'completed'
+          ? appendJson(conversation.messages, messagesJson(tail))
+          : conversation.messages,
+      activeRunId: null,
+      version: conversation.version + 1,
+      updatedAt: next.updatedAt,
+    });
+  });
+}
+
+/**
+ * Takes the lease of a stored run for `owner`: `resume` needs a paused run, `continue` an
+ * interrupted (running, lease expired or released) or failed one. A failed run on a conversation
+ * claims it again. Throws `not-found`, `invalid-state` or `conflict` (a live lease).
+ */
+export async function acquireRun(
+  store: RunStore,
+  runId: string,
+  owner: string,
+  mode: 'resume' | 'continue',
+): Promise<StoredRun> {
+  return store.transaction(async (tx) => {
+    const run = await tx.getRun(runId);
+    if (run === undefined) throw notFound(runId);
+    const now = store.now();
+    if (run.status === 'completed' || (mode === 'resume') !== (run.status === 'paused'))
+      throw wrongState(run, mode);
+    if (held(run, now)) throw heldError(run);
+    if (run.conversationId !== null && run.status === 'failed')
+      await claim(tx, run.conversationId, run.id, now, undefined);
+    const next: StoredRun = {
+      ...run,
+      status: 'running',
+      errorStage: null,
+      errorMessage: null,
+      leaseOwner: owner,
+      leaseExpiresAt: now + store.leaseMs,
+      updatedAt: now,
+      version: run.version + 1,
+    };
+    await tx.putRun(next);
+    return next;
+  });
+}
+
+function wrongState(run: StoredRun, mode: 'resume' | 'continue'): StoreError {
+  const hint =
+    run.status === 'completed'
+      ? 'it has nothing left to do (read its messages with getRun)'
+      : run.status === 'paused'
+        ? `it waits for decisions on its pending calls: agent.resume("${run.id}", results)`
+        : `it is not paused; agent.resumeRun("${run.id}") continues an interrupted or failed run`;
+  return new StoreError(
+    `run "${run.id}" is ${run.status}, so it cannot be ${mode === 'resume' ? 'resumed with results' : 'continued'}: ${hint}`,
+    { reason: 'invalid-state', runId: run.id },
+  );
+}

@@ -1,0 +1,7 @@
+/**
+ * `golem/stores/memory`: a run store in memory, for tests and examples (same rules as the
+ * database stores, nothing kept after the process ends).
+ * @packageDocumentation
+ */
+export { MemoryRunStore, memoryStore } from './memory-store';
+export type { StoreOptions } from '../../durable/store-options';

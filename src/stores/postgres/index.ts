@@ -1,0 +1,8 @@
+/**
+ * `golem/stores/postgres`: a run store in PostgreSQL through the optional peer `pg`.
+ * @packageDocumentation
+ */
+export { postgresStore } from './postgres-store';
+export type { PostgresStoreOptions } from './postgres-store';
+export type { PgPool, PgPoolClient, PgResult, PgModule, PgModuleLoader } from './driver';
+export { POSTGRES_PACKAGE } from './driver';

@@ -1,0 +1,115 @@
+import type { RunStore } from '../../durable/port';
+import { StoreError } from '../../durable/store-error';
+import type { StoreOptions } from '../../durable/store-options';
+import { storeSettings } from '../../durable/store-options';
+import { SqlRunStore } from '../sql/sql-run-store';
+import type { PgModuleLoader, PgPool } from './driver';
+import { loadPg } from './driver';
+import { PostgresClient } from './postgres-client';
+
+/** Options of {@link postgresStore}. */
+export interface PostgresStoreOptions extends StoreOptions {
+  /**
+   * `postgres://user:password@host:5432/database`. Without it (and without `pool`), `pg` reads the
+   * `PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER` and `PGPASSWORD` variables.
+   */
+  connectionString?: string;
+  /** Your own `pg.Pool` (the store does not end it on `close()`). Exclusive with `connectionString`. */
+  pool?: PgPool;
+  /** The schema holding the tables (created by `migrate()`); default `public`. */
+  schema?: string;
+  /** Connections in the pool the store creates; default 10. */
+  poolSize?: number;
+  /** Migrate the schema on first use (default `true`); `false` only checks it (run `migrate()`). */
+  migrate?: boolean;
+  /**
+   * `true` (default): every checkpoint waits for the server to flush it to disk, so it survives
+   * the server crashing too. `false` sets `synchronous_commit = off` on the store's connections:
+   * checkpoints cost a fraction (no disk flush per write) and still survive your process dying,
+   * but a server crash may lose the last few hundred milliseconds of them — a tool completed in
+   * that window may run again (at-least-once). Ignored with your own `pool` (configure it there).
+   */
+  synchronousCommit?: boolean;
+  /** Loads `pg`; inject one to bundle it differently. */
+  driver?: PgModuleLoader;
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * A run store in PostgreSQL through the optional peer `pg` (`npm install pg`): for several
+ * processes or machines sharing runs. Rows read in a transaction are locked (`FOR UPDATE`);
+ * checkpoints are single conditional updates. A dropped connection is an `unavailable`,
+ * retryable StoreError; the run resumes from its last checkpoint.
+ *
+ * ```ts
+ * const store = postgresStore({ connectionString: process.env.DATABASE_URL, schema: 'golem' });
+ * ```
+ */
+export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
+  if (typeof options !== 'object' || (options as unknown) === null)
+    throw invalid('options must be an object');
+  const {
+    connectionString,
+    pool,
+    schema = 'public',
+    poolSize = 10,
+    migrate = true,
+    synchronousCommit = true,
+  } = options;
+  if (typeof synchronousCommit !== 'boolean')
+    throw invalid('`synchronousCommit` must be true or false');
+  if (connectionString !== undefined && pool !== undefined)
+    throw invalid('give either `connectionString` or `pool`, not both');
+  if (
+    connectionString !== undefined &&
+    (typeof connectionString !== 'string' || connectionString === '')
+  )
+    throw invalid('`connectionString` must be a non-empty string');
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
+    throw invalid('`schema` must be an identifier: a letter or "_", then letters, digits or "_"');
+  if (!Number.isInteger(poolSize) || poolSize < 1)
+    throw invalid('`poolSize` must be a positive integer');
+  const settings = storeSettings('postgresStore', options);
+  let owned = false;
+  let connections: PgPool;
+  if (pool !== undefined) {
+    if (typeof pool.query !== 'function' || typeof pool.connect !== 'function')
+      throw invalid('`pool` must be a pg.Pool');
+    connections = pool;
+  } else {
+    const pg = loadPg(options.driver);
+    connections = new pg.Pool({
+      ...(connectionString !== undefined && { connectionString }),
+      max: poolSize,
+      application_name: 'golem',
+      ...(!synchronousCommit && { options: '-c synchronous_commit=off' }),
+    });
+    owned = true;
+  }
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  connections.on('error', () => undefined);
+  const label = `postgres store (schema "${schema}")`;
+  const q = (name: string) => `"${schema}"."${name}"`;
+  return new SqlRunStore({
+    label,
+    client: new PostgresClient(connections, label, owned),
+    tables: {
+      runs: q('golem_runs'),
+      conversations: q('golem_conversations'),
+      migrations: q('golem_migrations'),
+      lockSuffix: ' FOR UPDATE',
+    },
+    leaseMs: settings.leaseMs,
+    clock: settings.clock,
+    migrateOnOpen: migrate,
+    prelude: [
+      `SELECT pg_advisory_xact_lock(hashtext('golem_migrations:${schema}'))`,
+      `CREATE SCHEMA IF NOT EXISTS "${schema}"`,
+    ],
+  });
+}
+
+function invalid(problem: string): StoreError {
+  return new StoreError(`postgresStore: ${problem}`, { reason: 'invalid-options' });
+}

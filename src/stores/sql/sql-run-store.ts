@@ -1,0 +1,189 @@
+import type { MigrationReport, RunFilter, RunStore, StoreTransaction } from '../../durable/port';
+import type { StoredConversation, StoredRun } from '../../durable/records';
+import { StoreError } from '../../durable/store-error';
+import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
+import {
+  CONVERSATION_COLUMNS,
+  conversationParams,
+  RUN_COLUMNS,
+  runParams,
+  toStoredConversation,
+  toStoredRun,
+} from './rows';
+import { migrate, SCHEMA_VERSION, schemaVersion, tooNew } from './schema';
+import type { SqlClient, SqlTables } from './sql-client';
+
+/** How a SQL store is built. Internal. */
+export interface SqlStoreInit {
+  /** For messages: `sqlite store "runs.db"`, `postgres store (schema "public")`. */
+  readonly label: string;
+  readonly client: SqlClient;
+  readonly tables: SqlTables;
+  readonly leaseMs: number;
+  readonly clock: () => number;
+  /** Apply migrations on first use (default) or only check the schema version. */
+  readonly migrateOnOpen: boolean;
+  /** Statements run first inside `migrate()`'s transaction (locks, schema creation). */
+  readonly prelude: readonly string[];
+}
+
+function upsert(table: string, columns: readonly string[]): string {
+  const marks = columns.map(() => '?').join(', ');
+  const updates = columns
+    .filter((c) => c !== 'id')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks}) ON CONFLICT (id) DO UPDATE SET ${updates}`;
+}
+
+/**
+ * A {@link RunStore} over a SQL database (the SQLite and PostgreSQL adapters): one row per run and
+ * per conversation, the schema migrated (or checked) before the first operation. Internal base.
+ */
+export class SqlRunStore implements RunStore {
+  readonly leaseMs: number;
+  private readonly init: SqlStoreInit;
+  private ready: Promise<void> | undefined;
+  private closed = false;
+  private readonly sql: {
+    readonly runColumns: string;
+    readonly getRun: string;
+    readonly getConversation: string;
+    readonly putRun: string;
+    readonly putConversation: string;
+    readonly replaceRun: string;
+  };
+
+  constructor(init: SqlStoreInit) {
+    this.init = init;
+    this.leaseMs = init.leaseMs;
+    const t = init.tables;
+    const runColumns = RUN_COLUMNS.join(', ');
+    this.sql = {
+      runColumns,
+      getRun: `SELECT ${runColumns} FROM ${t.runs} WHERE id = ?`,
+      getConversation: `SELECT ${CONVERSATION_COLUMNS.join(', ')} FROM ${t.conversations} WHERE id = ?`,
+      putRun: upsert(t.runs, RUN_COLUMNS),
+      putConversation: upsert(t.conversations, CONVERSATION_COLUMNS),
+      replaceRun: `UPDATE ${t.runs} SET ${RUN_COLUMNS.filter((c) => c !== 'id')
+        .map((c) => `${c} = ?`)
+        .join(', ')} WHERE id = ? AND version = ?`,
+    };
+  }
+
+  now(): number {
+    return this.init.clock();
+  }
+
+  async migrate(): Promise<MigrationReport> {
+    this.open();
+    const { client, tables, label, prelude } = this.init;
+    const report = await migrate(client, tables, label, this.now(), prelude);
+    this.ready = Promise.resolve();
+    return report;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.init.client.close();
+  }
+
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    const rows = await (await this.client()).all(this.sql.getRun, [id]);
+    return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
+  }
+
+  async getConversation(id: string): Promise<StoredConversation | undefined> {
+    const rows = await (await this.client()).all(this.sql.getConversation, [id]);
+    return rows[0] === undefined ? undefined : toStoredConversation(rows[0]);
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<StoredRun[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.status !== undefined) {
+      if (filter.status.length === 0) return [];
+      where.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+      params.push(...filter.status);
+    }
+    if (filter.agent !== undefined) {
+      where.push('agent = ?');
+      params.push(filter.agent);
+    }
+    if (filter.conversationId !== undefined) {
+      where.push('conversation_id = ?');
+      params.push(filter.conversationId);
+    }
+    const limit = Math.min(Math.max(Math.floor(filter.limit ?? LIST_LIMIT), 0), LIST_LIMIT_MAX);
+    params.push(limit);
+    const rows = await (
+      await this.client()
+    ).all(
+      `SELECT ${this.sql.runColumns} FROM ${this.init.tables.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id ASC LIMIT ?`,
+      params,
+    );
+    return rows.map(toStoredRun);
+  }
+
+  async replaceRun(run: StoredRun, expectedVersion: number): Promise<boolean> {
+    const params = runParams(run).slice(1);
+    params.push(run.id, expectedVersion);
+    return (await (await this.client()).run(this.sql.replaceRun, params)) === 1;
+  }
+
+  async transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    const lock = this.init.tables.lockSuffix;
+    return client.transaction((c) =>
+      body({
+        getRun: async (id) => {
+          const rows = await c.all(`${this.sql.getRun}${lock}`, [id]);
+          return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
+        },
+        getConversation: async (id) => {
+          const rows = await c.all(`${this.sql.getConversation}${lock}`, [id]);
+          return rows[0] === undefined ? undefined : toStoredConversation(rows[0]);
+        },
+        putRun: async (run) => {
+          await c.run(this.sql.putRun, runParams(run));
+        },
+        putConversation: async (conversation) => {
+          await c.run(this.sql.putConversation, conversationParams(conversation));
+        },
+      }),
+    );
+  }
+
+  /** The client, once the schema is migrated (or checked, with `migrate: false`). */
+  private async client(): Promise<SqlClient> {
+    this.open();
+    this.ready ??= this.prepare();
+    try {
+      await this.ready;
+    } catch (error) {
+      this.ready = undefined; // a later call tries again (the server may be back)
+      throw error;
+    }
+    return this.init.client;
+  }
+
+  private async prepare(): Promise<void> {
+    if (this.init.migrateOnOpen) {
+      await this.migrate();
+      return;
+    }
+    const version = await schemaVersion(this.init.client, this.init.tables);
+    if (version > SCHEMA_VERSION) throw tooNew(this.init.label, version);
+    if (version < SCHEMA_VERSION)
+      throw new StoreError(
+        `${this.init.label}: the database schema is at version ${version} and this golem needs ${SCHEMA_VERSION}; run store.migrate() (the store was opened with migrate: false)`,
+        { reason: 'schema-outdated' },
+      );
+  }
+
+  private open(): void {
+    if (this.closed)
+      throw new StoreError(`${this.init.label}: the store is closed`, { reason: 'closed' });
+  }
+}

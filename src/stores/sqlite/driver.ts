@@ -1,0 +1,81 @@
+import { StoreError } from '../../durable/store-error';
+
+/** The npm package the SQLite store uses (an optional peer dependency of golem). */
+export const SQLITE_PACKAGE = 'better-sqlite3';
+
+/** The parts of a better-sqlite3 statement the store uses. */
+export interface SqliteStatement {
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+
+/** The parts of a better-sqlite3 database the store uses. */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): unknown;
+}
+
+/** The better-sqlite3 `Database` constructor. */
+export type SqliteDriver = new (
+  filename: string,
+  options?: { timeout?: number; fileMustExist?: boolean },
+) => SqliteDatabase;
+
+/** Loads the driver; inject one to bundle it differently or to test a missing install. */
+export type SqliteDriverLoader = () => SqliteDriver;
+
+/** The default loader: a lazy `require`, so golem loads without the optional peer installed. */
+export const requireSqliteDriver: SqliteDriverLoader = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a SQLite store is opened
+  require('better-sqlite3') as SqliteDriver;
+
+/** Runs `loader`; a missing module is a `driver-missing` StoreError saying what to install. */
+export function loadSqliteDriver(loader: SqliteDriverLoader = requireSqliteDriver): SqliteDriver {
+  try {
+    return loader();
+  } catch (error) {
+    const code =
+      typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')
+      throw new StoreError(
+        `sqliteStore: the package ${SQLITE_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SQLITE_PACKAGE}\``,
+        { reason: 'driver-missing', cause: error },
+      );
+    throw error;
+  }
+}
+
+/** A better-sqlite3 error as a StoreError naming the file (driver errors keep their `code`). */
+export function sqliteError(label: string, error: unknown): StoreError {
+  if (StoreError.is(error)) return error;
+  const code =
+    typeof error === 'object' && error !== null ? String((error as { code?: unknown }).code) : '';
+  const text = error instanceof Error ? error.message : String(error);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return new StoreError(
+      `${label}: the database file is damaged or not a SQLite database (${code}: ${text}); nothing was changed — restore it from a backup or point the store at another file`,
+      { reason: 'corrupt', cause: error },
+    );
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+    return new StoreError(
+      `${label}: the database stayed locked by another connection past the busy timeout (${code}); retry`,
+      { reason: 'unavailable', cause: error },
+    );
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY'))
+    return new StoreError(`${label}: cannot open the database for writing (${code}: ${text})`, {
+      reason: 'unavailable',
+      retryable: false,
+      cause: error,
+    });
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_FULL'))
+    return new StoreError(`${label}: the database file could not be written (${code}: ${text})`, {
+      reason: 'unavailable',
+      cause: error,
+    });
+  return new StoreError(`${label}: ${code === '' ? '' : `${code}: `}${text}`, {
+    reason: 'failed',
+    cause: error,
+  });
+}

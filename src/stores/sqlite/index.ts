@@ -1,0 +1,9 @@
+/**
+ * `golem/stores/sqlite`: the embedded run store — a SQLite file through the optional peer
+ * `better-sqlite3`.
+ * @packageDocumentation
+ */
+export { sqliteStore } from './sqlite-store';
+export type { SqliteStoreOptions } from './sqlite-store';
+export type { SqliteDriver, SqliteDriverLoader, SqliteDatabase, SqliteStatement } from './driver';
+export { SQLITE_PACKAGE } from './driver';

@@ -1,0 +1,24 @@
+/** The run-store contract against a real PostgreSQL server, one fresh schema per test. */
+import { postgresStore } from 'golem/stores/postgres';
+import { recoveryContract } from '../stores/support/contract-recovery';
+import { runsContract } from '../stores/support/contract-runs';
+import { dropSchema, schemaName, testPool } from './pg';
+import { POSTGRES_URL } from './postgres-url';
+
+const admin = testPool();
+afterAll(() => admin.end());
+
+const factory = (clock: { now: () => number }) => {
+  const schema = schemaName();
+  const store = postgresStore({ connectionString: POSTGRES_URL, schema, clock: clock.now });
+  return Promise.resolve({
+    store,
+    cleanup: async () => {
+      await store.close();
+      await dropSchema(admin, schema);
+    },
+  });
+};
+
+runsContract('postgres', factory);
+recoveryContract('postgres', factory);

@@ -1,0 +1,10 @@
+/** The run-store contract against the in-memory store. */
+import { memoryStore } from 'golem/stores/memory';
+import { recoveryContract } from './support/contract-recovery';
+import { runsContract } from './support/contract-runs';
+
+const factory = (clock: { now: () => number }) =>
+  Promise.resolve({ store: memoryStore({ clock: clock.now }), cleanup: () => Promise.resolve() });
+
+runsContract('memory', factory);
+recoveryContract('memory', factory);

@@ -1,0 +1,22 @@
+/** The run-store contract against SQLite files in temporary folders (real better-sqlite3). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sqliteStore } from 'golem/stores/sqlite';
+import { recoveryContract } from './support/contract-recovery';
+import { runsContract } from './support/contract-runs';
+
+const factory = (clock: { now: () => number }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'golem-sqlite-'));
+  const store = sqliteStore({ path: join(dir, 'runs.db'), clock: clock.now });
+  return Promise.resolve({
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+};
+
+runsContract('sqlite', factory);
+recoveryContract('sqlite', factory);
