@@ -1,0 +1,53 @@
+import { Catch, HttpException, HttpStatus, type ArgumentsHost } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
+import { RunError, RunInputError } from '../src/index';
+
+/** The JSON body `GolemExceptionFilter` answers a failed run with. */
+export interface RunErrorBody {
+  readonly statusCode: number;
+  readonly error: string;
+  readonly message: string;
+  /** The stage the run failed at (`model`, `decode`, `tool`, `loop`, `usage`). */
+  readonly stage?: string;
+}
+
+/**
+ * The HTTP answer for a Golem run failure, or `undefined` for anything else: a `RunError` is a
+ * 502 Bad Gateway carrying the stage; a `RunInputError` (an invalid prompt, history or deps
+ * given to the run) a 400.
+ */
+export function runErrorResponse(exception: unknown): HttpException | undefined {
+  if (RunError.is(exception)) {
+    const body: RunErrorBody = {
+      statusCode: HttpStatus.BAD_GATEWAY,
+      error: 'Bad Gateway',
+      message: exception.message,
+      stage: exception.stage,
+    };
+    return new HttpException(body, HttpStatus.BAD_GATEWAY, { cause: exception });
+  }
+  if (RunInputError.is(exception)) {
+    const body: RunErrorBody = {
+      statusCode: HttpStatus.BAD_REQUEST,
+      error: 'Bad Request',
+      message: exception.message,
+    };
+    return new HttpException(body, HttpStatus.BAD_REQUEST, { cause: exception });
+  }
+  return undefined;
+}
+
+/**
+ * An exception filter answering failed runs over HTTP (see {@link runErrorResponse}): a
+ * controller can simply `await agent.run(…)`. Everything else goes to Nest's default handling.
+ * Register it globally with `{ provide: APP_FILTER, useClass: GolemExceptionFilter }` or per
+ * controller with `@UseFilters(GolemExceptionFilter)`.
+ */
+@Catch()
+export class GolemExceptionFilter extends BaseExceptionFilter {
+  /** Answers a run failure, or defers to Nest's default handling. */
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    const answer = host.getType() === 'http' ? runErrorResponse(exception) : undefined;
+    super.catch(answer ?? exception, host);
+  }
+}

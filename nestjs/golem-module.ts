@@ -1,0 +1,106 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { diagnosticsModule } from './diagnostics';
+import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feature';
+import { GolemLifecycle } from './lifecycle';
+import { GolemModels } from './model-registry';
+import {
+  checkAsyncOptions,
+  checkOptions,
+  type CheckedOptions,
+  type GolemModuleAsyncOptions,
+  type GolemModuleOptions,
+} from './options';
+
+/** The token of the checked root options. */
+const GOLEM_OPTIONS = Symbol('GolemModuleOptions');
+
+const shared: Provider[] = [
+  {
+    provide: GolemModels,
+    inject: [GOLEM_OPTIONS, ModuleRef],
+    useFactory: (options: CheckedOptions, ref: ModuleRef) =>
+      new GolemModels({
+        ...options.settings,
+        sources: options.sources,
+        lookup: (token) => ref.get(token, { strict: false }),
+      }),
+  },
+  {
+    provide: GolemLifecycle,
+    inject: [GOLEM_OPTIONS],
+    useFactory: (options: CheckedOptions) => new GolemLifecycle(options.closables),
+  },
+];
+
+/**
+ * Golem in a NestJS application, shaped like `@nestjs/typeorm`:
+ *
+ * ```ts
+ * @Module({ imports: [GolemModule.forFeature([WeatherAgent])], providers: [WeatherRepository], controllers: [WeatherController] })
+ * class WeatherModule {}
+ *
+ * @Module({ imports: [GolemModule.forRoot({ defaultModel: detectDefaultModel(process.env) }), WeatherModule] })
+ * class AppModule {}
+ * ```
+ *
+ * `forRoot` / `forRootAsync` (once, in the root module; global) hold the models by name;
+ * `forFeature` (in each feature module) registers agent classes, created by Nest in that module's
+ * context, and exports their engine agents, injected with `@InjectAgent(WeatherAgent)`.
+ */
+@Module({})
+export class GolemModule {
+  /**
+   * The global Golem module: models by name (instances, lazy factories, model strings resolved
+   * by `resolveModel`, aliases; `'test'` is the offline `TestModel`), the `GolemModels` registry
+   * and the `GolemLifecycle` that closes `closables` on application shutdown. Options are
+   * checked here, eagerly (`invalid-options` {@link GolemNestError}).
+   */
+  static forRoot(options: GolemModuleOptions = {}): DynamicModule {
+    const checked = checkOptions(options, 'GolemModule.forRoot');
+    return {
+      module: GolemModule,
+      global: true,
+      imports: [diagnosticsModule()],
+      providers: [{ provide: GOLEM_OPTIONS, useValue: checked }, ...shared],
+      exports: [GolemModels, GolemLifecycle],
+    };
+  }
+
+  /**
+   * `forRoot` with options from a Nest factory provider — typically configuration:
+   * `GolemModule.forRootAsync({ imports: [ConfigModule], inject: [ConfigService], useFactory:
+   * (config: ConfigService) => ({ defaultModel: config.get('MODEL') }) })`. What the factory
+   * returns is checked when it resolves, at startup.
+   */
+  static forRootAsync(options: GolemModuleAsyncOptions): DynamicModule {
+    const checked = checkAsyncOptions(options);
+    const factory = checked.useFactory as (...args: unknown[]) => unknown;
+    return {
+      module: GolemModule,
+      global: true,
+      imports: [...(checked.imports ?? []), diagnosticsModule()],
+      providers: [
+        {
+          provide: GOLEM_OPTIONS,
+          inject: [...(checked.inject ?? [])],
+          useFactory: async (...args: unknown[]) =>
+            checkOptions(await factory(...args), 'GolemModule.forRootAsync'),
+        },
+        ...shared,
+      ],
+      exports: [GolemModels, GolemLifecycle],
+    };
+  }
+
+  /**
+   * Registers agent classes in the module that imports this call: Nest creates each instance in
+   * that module's context (its constructor injects the module's own providers, global ones and
+   * what it imports), builds the engine agent with the model its `@Agent({ model })` names
+   * (`getModelToken(name)`), and exports it to the importing module, for `@InjectAgent`.
+   * Entries are classes or `{ agent, model?, scope?, tools?, onEvent? }`.
+   */
+  static forFeature(agents: readonly AgentEntry[], options?: GolemFeatureOptions): DynamicModule {
+    return featureModule(agents, options);
+  }
+}

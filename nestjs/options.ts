@@ -1,0 +1,111 @@
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
+import { isRecord } from '../src/index';
+import { GolemNestError } from './errors';
+import {
+  checkModelSource,
+  type CheckedSource,
+  type ModelSource,
+  type ModelStringSettings,
+} from './model-source';
+import { checkModelName } from './tokens';
+
+/** Something the module closes on application shutdown: an MCP client, a pool, a store. */
+export interface Closable {
+  /** Releases the resource; may return a Promise, which shutdown awaits. */
+  close(): unknown;
+}
+
+/** Options of `GolemModule.forRoot` (and what `forRootAsync`'s factory returns). */
+export interface GolemModuleOptions extends ModelStringSettings {
+  /**
+   * Models by name: `{ default: 'openai:gpt-4o-mini', fast: (ctx) => anthropic({…}), local: new
+   * TestModel() }` (see `ModelSource`). Agents pick one with `@Agent({ model })`.
+   */
+  models?: Readonly<Record<string, ModelSource>>;
+  /**
+   * The `default` model (shorthand for `models.default`), e.g. `detectDefaultModel(process.env)`:
+   * the configured provider, or `'test'` offline.
+   */
+  defaultModel?: ModelSource;
+  /** Closed, in reverse order, when the application shuts down (`app.close()`, a signal). */
+  closables?: readonly Closable[];
+}
+
+/** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
+export interface GolemModuleAsyncOptions {
+  /** Modules whose exports the factory injects (e.g. `ConfigModule`). */
+  imports?: ModuleMetadata['imports'];
+  /** What the factory is called with, in order (e.g. `[ConfigService]`). */
+  inject?: FactoryProvider['inject'];
+  /** Builds the options; may be async. */
+  useFactory: (...args: never[]) => GolemModuleOptions | Promise<GolemModuleOptions>;
+}
+
+/** Checked options: sources by name, model-string settings and closables. */
+export interface CheckedOptions {
+  readonly sources: ReadonlyMap<string, CheckedSource>;
+  readonly settings: ModelStringSettings;
+  readonly closables: readonly Closable[];
+}
+
+function invalid(where: string, message: string): GolemNestError {
+  return new GolemNestError(`${where}: ${message}`, { reason: 'invalid-options' });
+}
+
+/** Validates `forRoot` options (or what a `forRootAsync` factory returned). */
+export function checkOptions(options: unknown, where: string): CheckedOptions {
+  if (!isRecord(options)) throw invalid(where, 'options must be an object');
+  const { models, env, testModel, resolveModelStrings, closables, defaultModel } =
+    options as GolemModuleOptions;
+  if (models !== undefined && !isRecord(models))
+    throw invalid(where, "models must be an object of sources by name, e.g. { default: 'test' }");
+  if (env !== undefined && !isRecord(env))
+    throw invalid(where, 'env must be an object of variables (e.g. process.env)');
+  if (testModel !== undefined && typeof testModel !== 'function')
+    throw invalid(where, 'testModel must be a function (name) => model');
+  if (resolveModelStrings !== undefined && typeof resolveModelStrings !== 'boolean')
+    throw invalid(where, 'resolveModelStrings must be true or false');
+  if (closables !== undefined) {
+    if (!Array.isArray(closables)) throw invalid(where, 'closables must be an array');
+    closables.forEach((item: unknown, index) => {
+      if (!isRecord(item) || typeof item.close !== 'function')
+        throw invalid(where, `closables[${index}] has no close() method`);
+    });
+  }
+  const raw = new Map<string, unknown>(Object.entries(models ?? {}));
+  if (defaultModel !== undefined) {
+    if (raw.has('default'))
+      throw invalid(where, 'give the default model once: as defaultModel or as models.default');
+    raw.set('default', defaultModel);
+  }
+  const sources = new Map<string, CheckedSource>();
+  for (const [name, source] of raw) {
+    checkModelName(name, where);
+    sources.set(name, checkModelSource(name, source, where));
+  }
+  const o = options as GolemModuleOptions;
+  return {
+    sources,
+    settings: {
+      ...(o.env !== undefined && { env: o.env }),
+      ...(o.testModel !== undefined && { testModel: o.testModel }),
+      ...(o.fetch !== undefined && { fetch: o.fetch }),
+      ...(o.overrides !== undefined && { overrides: o.overrides }),
+      ...(o.resolveModelStrings !== undefined && { resolveModelStrings: o.resolveModelStrings }),
+    },
+    closables: [...(o.closables ?? [])],
+  };
+}
+
+/** Validates `forRootAsync` options (the factory's result is checked when it resolves). */
+export function checkAsyncOptions(options: unknown): GolemModuleAsyncOptions {
+  const where = 'GolemModule.forRootAsync';
+  if (!isRecord(options)) throw invalid(where, 'options must be an object');
+  if (typeof options.useFactory !== 'function')
+    throw invalid(where, 'useFactory must be a function returning the forRoot options');
+  if (options.inject !== undefined && !Array.isArray(options.inject))
+    throw invalid(where, 'inject must be an array of tokens');
+  if (options.imports !== undefined && !Array.isArray(options.imports))
+    throw invalid(where, 'imports must be an array of modules');
+  return options as unknown as GolemModuleAsyncOptions;
+}
