@@ -1,42 +1,33 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { throwIfCancelled } from '../model/cancellation';
 import { ModelRetry } from '../model/errors';
 import { isRecord } from '../model/guards';
+import type { ToolUpdate } from '../tool/context';
 import { defineTool } from '../tool/define-tool';
 import { ToolDefinitionError } from '../tool/errors';
 import type { Tool } from '../tool/tool';
-import type { McpClient } from './client';
+import type { ToolCatalog } from './catalog';
 import { Deadline, SDK_TIMEOUT, untilAborted } from './deadline';
 import type { McpToolDefinition } from './definitions';
-import type { ResolvedToolsOptions } from './options';
-import { capText, renderContent } from './result';
-import { McpToolChangedError, McpToolDefinitionError } from './tool-errors';
 import { typedError } from './map-error';
+import type { ResolvedToolsOptions } from './options';
+import { recordOrigin } from './origin';
+import { capText, renderContent } from './result';
 import { redactText } from './secrets';
+import type { McpSession } from './session';
+import { callAsTask } from './tasks';
+import { McpToolChangedError, McpToolDefinitionError } from './tool-errors';
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Where a bridged tool comes from. */
-export interface McpToolOrigin {
-  /** The client's name. */
-  readonly server: string;
-  /** The server's name for the tool (without prefix). */
-  readonly toolName: string;
-}
-
-const origins = new WeakMap<Tool<never>, McpToolOrigin>();
-
-/** The MCP origin of a tool built by `client.tools()`, or undefined for any other tool. */
-export function mcpToolOrigin(tool: Tool<never>): McpToolOrigin | undefined {
-  return origins.get(tool);
-}
 
 /**
  * One server tool as an agent tool: name (`<prefix>__<name>` with a prefix), the server's
  * description and input schema, and an `execute` that calls `tools/call` with the parsed
- * arguments and the call's signal.
+ * arguments and the call's signal (a `required` task tool goes through the task flow).
  */
 export function bridgeTool(
-  client: McpClient,
+  session: McpSession,
+  catalog: ToolCatalog,
   definition: McpToolDefinition,
   options: ResolvedToolsOptions,
 ): Tool {
@@ -44,7 +35,7 @@ export function bridgeTool(
     options.prefix === undefined ? definition.name : `${options.prefix}__${definition.name}`;
   if (!NAME.test(name)) {
     throw new McpToolDefinitionError(
-      client.name,
+      session.name,
       definition.name,
       `${JSON.stringify(name)} is not a portable tool name (1–64 letters, digits, "_" or "-"); leave it out with { exclude: [${JSON.stringify(definition.name)}] }${options.prefix === undefined ? '' : ' or use a shorter prefix'}`,
     );
@@ -55,36 +46,44 @@ export function bridgeTool(
       name,
       description: definition.description,
       schema: definition.inputSchema,
-      execute: (args, ctx) => callTool(client, definition, name, options, args, ctx.signal),
+      execute: (args, ctx) =>
+        callTool({ session, catalog, definition, name, options }, args, ctx.signal, ctx.report),
     });
   } catch (error) {
     if (!ToolDefinitionError.is(error)) throw error;
-    throw new McpToolDefinitionError(client.name, definition.name, error.message);
+    throw new McpToolDefinitionError(session.name, definition.name, error.message);
   }
-  origins.set(tool, { server: client.name, toolName: definition.name });
+  recordOrigin(tool, { server: session.name, toolName: definition.name });
   return tool;
 }
 
+interface Bridged {
+  session: McpSession;
+  catalog: ToolCatalog;
+  definition: McpToolDefinition;
+  name: string;
+  options: ResolvedToolsOptions;
+}
+
 async function callTool(
-  client: McpClient,
-  definition: McpToolDefinition,
-  name: string,
-  options: ResolvedToolsOptions,
+  bridged: Bridged,
   args: unknown,
   signal: AbortSignal,
+  report: ((update: ToolUpdate) => void) | undefined,
 ): Promise<string> {
+  const { session, catalog, definition, name, options } = bridged;
   throwIfCancelled(signal);
   if (!isRecord(args)) {
     throw new ModelRetry(
       `the arguments must be a JSON object matching the input schema of ${name}`,
     );
   }
-  client.ensureOpen('tools/call');
+  session.ensureOpen('tools/call');
   // A pending list change is fetched first; the call's signal still cancels the wait.
-  const current = (await untilAborted(client.current(), signal)).get(definition.name);
+  const current = (await untilAborted(catalog.current(), signal)).get(definition.name);
   if (current?.hash !== definition.hash) {
     throw new McpToolChangedError(
-      client.name,
+      session.name,
       definition.name,
       current === undefined ? 'removed' : 'changed',
     );
@@ -92,22 +91,35 @@ async function callTool(
   const deadline = new Deadline(
     signal,
     options.timeout,
-    `mcp: server "${client.name}" did not answer ${name} within ${options.timeout} ms`,
+    `mcp: server "${session.name}" did not answer ${name} within ${options.timeout} ms`,
   );
-  let result: Awaited<ReturnType<McpClient['sdk']['callTool']>>;
+  const reporter = report ?? (() => undefined);
+  session.inflight.add(reporter);
+  const progress = report === undefined ? undefined : session.progressToken(report);
+  let result: CallToolResult;
   try {
-    result = await client.sdk.callTool({ name: definition.name, arguments: args }, undefined, {
-      signal: deadline.signal,
-      timeout: SDK_TIMEOUT,
-    });
+    result =
+      definition.taskSupport === 'required'
+        ? await callAsTask(session, definition.name, args, deadline.signal, report)
+        : ((await session.client.callTool(
+            {
+              name: definition.name,
+              arguments: args,
+              ...(progress !== undefined && { _meta: { progressToken: progress.token } }),
+            },
+            undefined,
+            { signal: deadline.signal, timeout: SDK_TIMEOUT },
+          )) as CallToolResult);
   } catch (error) {
-    throw deadline.settle() ?? typedError(client.errors, 'tools/call', error);
+    throw deadline.settle() ?? typedError(session.errors, 'tools/call', error);
   } finally {
+    progress?.release();
+    session.inflight.delete(reporter);
     deadline.clear();
   }
   const text = capText(renderContent(result), options.maxResultBytes);
   if (result.isError === true) {
-    const shown = redactText(text, client.errors.secrets);
+    const shown = redactText(text, session.errors.secrets);
     throw new ModelRetry(
       shown.trim() === '' ? `tool ${name} failed` : `tool ${name} failed: ${shown}`,
     );

@@ -11,6 +11,11 @@ export interface McpToolDefinition {
   readonly inputSchema: JsonSchema;
   /** SHA-256 of the canonical JSON of name, description and input schema. */
   readonly hash: string;
+  /**
+   * Whether the tool runs as an MCP task (`execution.taskSupport`): `required` tools are called
+   * through the task flow (see `taskTools`), `optional` and absent ones with a plain call.
+   */
+  readonly taskSupport?: 'required' | 'optional' | 'forbidden';
 }
 
 /** How a server tool differs from the approved definitions. */
@@ -44,11 +49,18 @@ export function toolDefinition(
   name: string,
   description: string,
   inputSchema: JsonSchema,
+  taskSupport?: McpToolDefinition['taskSupport'],
 ): McpToolDefinition {
   const hash = createHash('sha256')
     .update(canonicalJson({ name, description, inputSchema }))
     .digest('hex');
-  return Object.freeze({ name, description, inputSchema, hash });
+  return Object.freeze({
+    name,
+    description,
+    inputSchema,
+    hash,
+    ...(taskSupport !== undefined && { taskSupport }),
+  });
 }
 
 /** Differences of `current` from `approved`, in the server's order (removed ones last). */

@@ -142,3 +142,30 @@ export class McpRedirectError extends GolemError {
     return hasKind(value, 'McpRedirectError');
   }
 }
+
+/**
+ * The server did not declare the capability a request needs (`resources`, `prompts`,
+ * `resources.subscribe`, `logging`…) in the handshake, so the request is not sent.
+ */
+export class McpCapabilityError extends GolemError {
+  readonly server: string;
+  /** The request that was not sent, e.g. `resources/subscribe`. */
+  readonly method: string;
+  /** The missing capability, e.g. `resources.subscribe`. */
+  readonly capability: string;
+
+  constructor(server: string, method: string, capability: string) {
+    super(
+      'McpCapabilityError',
+      `mcp: server "${server}" does not offer ${capability} (not declared in the handshake), so ${method} cannot be used with it`,
+    );
+    this.server = server;
+    this.method = method;
+    this.capability = capability;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is McpCapabilityError {
+    return hasKind(value, 'McpCapabilityError');
+  }
+}

@@ -1,4 +1,10 @@
-/** The MCP client bridge (`golem/mcp`): an MCP server's tools as agent tools. */
+/**
+ * `golem/mcp`: the Model Context Protocol on both sides, on the official SDK (an optional peer).
+ * Client: an MCP server's tools as agent tools, its resources and prompts, the client
+ * capabilities (sampling with a golem model, elicitation, roots), progress and log notifications,
+ * task tools, OAuth. Server: golem tools and agents served over stdio or Streamable HTTP.
+ * @packageDocumentation
+ */
 export type {
   ConnectMcpOptions,
   McpTransportConfig,
@@ -13,12 +19,39 @@ export {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_RESULT_BYTES,
 } from './options';
+export type {
+  McpLogLevel,
+  McpLogEvent,
+  McpResourceUpdatedEvent,
+  McpListChangedEvent,
+  McpRoot,
+  McpSamplingRequest,
+  McpSamplingOptions,
+  McpElicitationRequest,
+  McpElicitationAnswer,
+  McpElicitationOptions,
+} from './capability-types';
+export { MCP_LOG_LEVELS } from './capability-types';
+export { DEFAULT_SAMPLING_MAX_TOKENS, DEFAULT_SAMPLING_MAX_REQUESTS } from './capability-options';
 export { connectMcp, mcpTools } from './connect';
-export type { McpServerInfo } from './client';
+export type { McpServerInfo } from './session-types';
 export { McpClient } from './client';
 export type { McpToolDefinition, McpToolChange } from './definitions';
-export type { McpToolOrigin } from './bridge';
-export { mcpToolOrigin } from './bridge';
+export type { McpToolOrigin } from './origin';
+export { mcpToolOrigin } from './origin';
+export type {
+  McpResource,
+  McpResourceTemplate,
+  McpResourceContents,
+  McpReadResourceOptions,
+} from './resources';
+export { DEFAULT_MAX_RESOURCE_BYTES } from './resources';
+export type { McpResourceSelection, McpResourceToolOptions } from './resource-exposure';
+export type { McpPromptInfo, McpPrompt } from './prompts';
+export { MIN_TASK_POLL_MS, MAX_TASK_POLL_MS } from './tasks';
+export type { McpStoredAuth, McpTokenStore, McpOAuthProviderOptions } from './auth';
+export { mcpOAuthProvider, memoryTokenStore, completeMcpAuthorization } from './auth';
+export { END_SESSION_TIMEOUT } from './http-transport';
 export { mergeTools } from './merge';
 export { INHERITED_ENV } from './env';
 export { SDK_PACKAGE } from './sdk';
@@ -28,7 +61,13 @@ export {
   McpProtocolError,
   McpTransportError,
   McpRedirectError,
+  McpCapabilityError,
 } from './errors';
+export {
+  McpTaskError,
+  McpAuthorizationRequiredError,
+  McpResourceTooLargeError,
+} from './feature-errors';
 export { MAX_REDIRECTS } from './redirects';
 export {
   McpToolDefinitionError,
@@ -36,3 +75,13 @@ export {
   McpToolChangedError,
   McpToolCollisionError,
 } from './tool-errors';
+export type { McpServeOptions, McpServedAgent, McpRequestInfo } from './server/serve-options';
+export { createMcpServer, McpToolServer } from './server/mcp-server';
+export type {
+  McpStdioServing,
+  McpHttpHandler,
+  McpHttpHandlerOptions,
+  McpHttpServing,
+  McpHttpServeOptions,
+} from './server/serve';
+export { serveMcpStdio, serveMcpHttp, mcpHttpHandler } from './server/serve';

@@ -1,83 +1,107 @@
 import { isRecord } from '../model/guards';
 import type { JsonSchema } from '../model/json';
+import { SDK_TIMEOUT } from './deadline';
 import { toolDefinition, type McpToolDefinition } from './definitions';
 import { McpProtocolError } from './errors';
+import type { McpSession } from './session';
 import { McpToolDefinitionError } from './tool-errors';
-import type { McpClient } from './client';
-import { Deadline, SDK_TIMEOUT } from './deadline';
 
 /** A hostile server cannot page forever or flood the catalog. */
 export const MAX_PAGES = 100;
+/** Most tools (and resources, templates, prompts) one listing accepts. */
 export const MAX_TOOLS = 1000;
 
 /**
- * Lists every tool of the server, following `nextCursor` (first request `{}`, then `{ cursor }`),
- * and validates each definition: unique names, an object input schema. Stops with a typed error
- * on a repeated cursor or past {@link MAX_PAGES} pages / {@link MAX_TOOLS} tools.
+ * Follows a paginated listing (`method`): first request `{}`, then `{ cursor }`, each page under
+ * the session's deadline. Stops with a typed error on a repeated cursor or past
+ * {@link MAX_PAGES} pages / `maxItems` items.
  */
-export async function listServerTools(
-  client: McpClient,
-  timeout: number,
-): Promise<Map<string, McpToolDefinition>> {
-  const tools = new Map<string, McpToolDefinition>();
+export async function listAll<T>(
+  session: McpSession,
+  method: string,
+  page: (
+    params: { cursor?: string },
+    signal: AbortSignal,
+  ) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  maxItems: number = MAX_TOOLS,
+): Promise<T[]> {
+  const items: T[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
-  for (let page = 0; ; page++) {
-    if (page === MAX_PAGES)
-      throw protocolError(client, `tools/list went on for more than ${MAX_PAGES} pages`);
-    const deadline = new Deadline(
-      undefined,
-      timeout,
-      `mcp: server "${client.name}" did not answer tools/list within ${timeout} ms`,
-    );
-    let result: Awaited<ReturnType<McpClient['sdk']['listTools']>>;
-    try {
-      result = await client.sdk.listTools(cursor === undefined ? {} : { cursor }, {
-        signal: deadline.signal,
-        timeout: SDK_TIMEOUT,
-      });
-    } catch (error) {
-      throw deadline.settle() ?? error;
-    } finally {
-      deadline.clear();
-    }
-    for (const tool of result.tools) {
-      if (tools.has(tool.name)) {
-        throw new McpToolDefinitionError(client.name, tool.name, 'the name is listed twice');
-      }
-      if (tools.size === MAX_TOOLS)
-        throw protocolError(client, `tools/list returned more than ${MAX_TOOLS} tools`);
-      tools.set(tool.name, definitionOf(client, tool));
+  for (let count = 0; ; count++) {
+    if (count === MAX_PAGES)
+      throw protocolError(session, method, `${method} went on for more than ${MAX_PAGES} pages`);
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await session.request(method, (signal) => page(params, signal));
+    for (const item of result.items) {
+      if (items.length === maxItems)
+        throw protocolError(session, method, `${method} returned more than ${maxItems} items`);
+      items.push(item);
     }
     cursor = result.nextCursor;
-    if (cursor === undefined || cursor === '') return tools;
+    if (cursor === undefined || cursor === '') return items;
     if (cursors.has(cursor))
-      throw protocolError(client, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
+      throw protocolError(
+        session,
+        method,
+        `${method} repeated the cursor ${JSON.stringify(cursor)}`,
+      );
     cursors.add(cursor);
   }
 }
 
-function protocolError(client: McpClient, message: string): McpProtocolError {
-  return new McpProtocolError({ server: client.name, method: 'tools/list', message });
+/**
+ * Lists every tool of the server (following pagination) and validates each definition: unique
+ * names, an object input schema.
+ */
+export async function listServerTools(
+  session: McpSession,
+): Promise<Map<string, McpToolDefinition>> {
+  const listed = await listAll(session, 'tools/list', async (params, signal) => {
+    const result = await session.client.listTools(params, { signal, timeout: SDK_TIMEOUT });
+    return { items: result.tools, nextCursor: result.nextCursor };
+  });
+  const tools = new Map<string, McpToolDefinition>();
+  for (const tool of listed) {
+    if (tools.has(tool.name)) {
+      throw new McpToolDefinitionError(session.name, tool.name, 'the name is listed twice');
+    }
+    tools.set(tool.name, definitionOf(session, tool));
+  }
+  return tools;
+}
+
+function protocolError(session: McpSession, method: string, message: string): McpProtocolError {
+  return new McpProtocolError({ server: session.name, method, message });
 }
 
 function definitionOf(
-  client: McpClient,
-  tool: { name: string; description?: string; inputSchema: unknown },
+  session: McpSession,
+  tool: {
+    name: string;
+    description?: string;
+    inputSchema: unknown;
+    execution?: { taskSupport?: 'required' | 'optional' | 'forbidden' } | undefined;
+  },
 ): McpToolDefinition {
   const schema = tool.inputSchema;
   if (!isRecord(schema) || schema.type !== 'object') {
     throw new McpToolDefinitionError(
-      client.name,
+      session.name,
       tool.name,
       'its input schema is not an object schema',
     );
   }
   try {
-    return toolDefinition(tool.name, tool.description ?? '', schema as JsonSchema);
+    return toolDefinition(
+      tool.name,
+      tool.description ?? '',
+      schema as JsonSchema,
+      tool.execution?.taskSupport,
+    );
   } catch (cause) {
     throw new McpToolDefinitionError(
-      client.name,
+      session.name,
       tool.name,
       `its input schema cannot be used (${(cause as Error).message})`,
     );

@@ -1,5 +1,6 @@
 import { GolemError, describeError } from '../model/error-base';
 import { McpProtocolError, McpTransportError } from './errors';
+import { McpAuthorizationRequiredError } from './feature-errors';
 import type { FailureRegistry } from './failures';
 import type { McpSdk } from './sdk';
 import { redactError } from './secrets';
@@ -43,6 +44,9 @@ function classify(context: ErrorContext, method: string, error: unknown): Error 
       { server, method, code: error.code, data: error.data, message: stripPrefix(error) },
       { cause: error },
     );
+  }
+  if (error instanceof sdk.UnauthorizedError) {
+    return new McpAuthorizationRequiredError(server, { cause: error });
   }
   if (error instanceof sdk.StreamableHTTPError) {
     const status = typeof error.code === 'number' && error.code > 0 ? error.code : undefined;

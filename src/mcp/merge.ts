@@ -1,5 +1,5 @@
 import type { Tool } from '../tool/tool';
-import { mcpToolOrigin } from './bridge';
+import { mcpToolOrigin } from './origin';
 import { McpToolCollisionError } from './tool-errors';
 
 function describeSource(tool: Tool<never>): string {

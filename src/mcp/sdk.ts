@@ -1,4 +1,5 @@
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
+import type * as AuthModule from '@modelcontextprotocol/sdk/client/auth.js';
 import type * as StdioModule from '@modelcontextprotocol/sdk/client/stdio.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
@@ -7,14 +8,25 @@ import { McpSdkMissingError } from './errors';
 /** The npm package of the official MCP SDK (an optional peer dependency of golem). */
 export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
 
-/** The parts of `@modelcontextprotocol/sdk` the bridge uses. */
+/** The parts of `@modelcontextprotocol/sdk` the client uses. */
 export interface McpSdk {
   Client: typeof ClientModule.Client;
   StdioClientTransport: typeof StdioModule.StdioClientTransport;
   StreamableHTTPClientTransport: typeof HttpModule.StreamableHTTPClientTransport;
   StreamableHTTPError: typeof HttpModule.StreamableHTTPError;
+  UnauthorizedError: typeof AuthModule.UnauthorizedError;
   McpError: typeof TypesModule.McpError;
   ToolListChangedNotificationSchema: typeof TypesModule.ToolListChangedNotificationSchema;
+  ResourceListChangedNotificationSchema: typeof TypesModule.ResourceListChangedNotificationSchema;
+  ResourceUpdatedNotificationSchema: typeof TypesModule.ResourceUpdatedNotificationSchema;
+  PromptListChangedNotificationSchema: typeof TypesModule.PromptListChangedNotificationSchema;
+  LoggingMessageNotificationSchema: typeof TypesModule.LoggingMessageNotificationSchema;
+  ProgressNotificationSchema: typeof TypesModule.ProgressNotificationSchema;
+  CreateMessageRequestSchema: typeof TypesModule.CreateMessageRequestSchema;
+  ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
+  ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
+  CallToolResultSchema: typeof TypesModule.CallToolResultSchema;
+  CreateTaskResultSchema: typeof TypesModule.CreateTaskResultSchema;
 }
 
 /** Loads the SDK; inject one to bundle it differently or to test a missing install. */
@@ -24,6 +36,7 @@ export type McpSdkLoader = () => McpSdk;
 export const requireMcpSdk: McpSdkLoader = () => {
   /* eslint-disable @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a client connects */
   const client = require('@modelcontextprotocol/sdk/client/index.js') as typeof ClientModule;
+  const auth = require('@modelcontextprotocol/sdk/client/auth.js') as typeof AuthModule;
   const stdio = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof StdioModule;
   const http = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof HttpModule;
   const types = require('@modelcontextprotocol/sdk/types.js') as typeof TypesModule;
@@ -33,8 +46,19 @@ export const requireMcpSdk: McpSdkLoader = () => {
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     StreamableHTTPError: http.StreamableHTTPError,
+    UnauthorizedError: auth.UnauthorizedError,
     McpError: types.McpError,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
+    ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
+    PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
+    ProgressNotificationSchema: types.ProgressNotificationSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
+    CallToolResultSchema: types.CallToolResultSchema,
+    CreateTaskResultSchema: types.CreateTaskResultSchema,
   };
 };
 

@@ -110,10 +110,7 @@ const unit = fc.oneof(
   fc.constantFrom('"', '\\', '\n', 'a'),
 );
 const text = fc.string({ unit, minLength: 1, maxLength: 12 });
-// Normalised through JSON once: JSON has no -0 (it writes 0), which the comparison would trip on.
-const jsonWithSurrogates = fc
-  .jsonValue({ maxDepth: 3, stringUnit: unit })
-  .map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+const jsonWithSurrogates = fc.jsonValue({ maxDepth: 3, stringUnit: unit });
 
 const conversation: fc.Arbitrary<{ messages: Message[]; values: unknown[] }> = fc
   .record({

@@ -1,0 +1,164 @@
+/**
+ * `golem mcp serve <module> <ExportName> [--http] …`: serves an exported @Agent class (its @Tool
+ * methods and the agent itself), a Tool, Tools or an Agent as an MCP server over stdio or
+ * Streamable HTTP. The bin (`bin/golem.js`) calls {@link main}; tests call {@link mcpCommand}.
+ */
+import '../peers';
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import type { ServiceIdentifier } from 'inversify';
+import { resolve } from 'node:path';
+import type { Tool } from '../../src/index';
+import { describeError } from '../../src/index';
+import {
+  createMcpServer,
+  serveMcpHttp,
+  serveMcpStdio,
+  type McpServedAgent,
+} from '../../src/mcp/index';
+import { UsageError } from '../../decorators/cli/args';
+import { classTools, compileAgentClass, snakeCase } from '../../decorators/index';
+import { defaultRunLoader, findAgent } from './load-agent';
+import { MCP_USAGE, parseMcpArgs, type McpServeArgs } from './mcp-args';
+import { prepare, type RunIO } from './run';
+
+/** Where the command writes and how it loads; plus `until`, which ends serving (tests). */
+export interface McpIO extends RunIO {
+  /** Resolves when serving should stop; default: SIGINT/SIGTERM (or, over stdio, stdin ending). */
+  until?: Promise<void>;
+  /** Receives the HTTP endpoint once listening. */
+  onListening?: (url: string) => void;
+}
+
+type Served = { tools: Tool[]; agents: McpServedAgent<unknown>[]; name: string };
+
+function isTool(value: unknown): value is Tool {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Tool).execute === 'function' &&
+    typeof (value as Tool).name === 'string'
+  );
+}
+
+function isAgentClass(value: unknown): boolean {
+  if (typeof value !== 'function') return false;
+  try {
+    compileAgentClass(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What the export serves. */
+function servedFrom(loaded: unknown, args: McpServeArgs, file: string, io: RunIO): Served {
+  const found = findAgent(loaded, args.exportName, file);
+  const value: unknown = found.agent;
+  if (isAgentClass(value)) {
+    const prepared = prepare(found, { model: args.model }, io);
+    const className = compileAgentClass(value).className;
+    const instance = prepared.container.get(found.agent as ServiceIdentifier<object>);
+    return {
+      name: className,
+      tools: args.expose === 'agent' ? [] : classTools(instance),
+      agents:
+        args.expose === 'tools'
+          ? []
+          : [
+              {
+                agent: prepared.agent,
+                name: snakeCase(className),
+                description: `Ask the ${className} agent; give it the whole request as the prompt.`,
+              },
+            ],
+    };
+  }
+  if (isTool(value)) return { name: args.exportName, tools: [value], agents: [] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isTool))
+    return { name: args.exportName, tools: value, agents: [] };
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { asTool?: unknown }).asTool === 'function'
+  ) {
+    return {
+      name: args.exportName,
+      tools: [],
+      agents: [
+        {
+          agent: value as never,
+          name: snakeCase(args.exportName),
+          description: `Ask the ${args.exportName} agent.`,
+        },
+      ],
+    };
+  }
+  throw new UsageError(
+    `${args.exportName} is not an @Agent class, a Tool, an array of Tools or an Agent`,
+  );
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolveStop) => {
+    process.once('SIGINT', () => {
+      resolveStop();
+    });
+    process.once('SIGTERM', () => {
+      resolveStop();
+    });
+  });
+}
+
+/** Runs `golem mcp` with `argv` (after `mcp`) and returns the exit code once serving ends. */
+export async function mcpCommand(argv: readonly string[], io: McpIO = {}): Promise<number> {
+  const out = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let args: McpServeArgs;
+  try {
+    args = parseMcpArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`golem mcp: ${error.message}`);
+    err(MCP_USAGE);
+    return 2;
+  }
+  if (args.help) {
+    out(MCP_USAGE);
+    return 0;
+  }
+  const file = resolve(io.cwd ?? process.cwd(), args.module);
+  if (!existsSync(file)) {
+    err(`golem mcp: no such file: ${file}`);
+    return 2;
+  }
+  let served: Served;
+  try {
+    const loaded = await (io.load ?? defaultRunLoader(io.cwd ?? process.cwd()))(file);
+    served = servedFrom(loaded, args, file, io);
+  } catch (error) {
+    err(`golem mcp: ${describeError(error)}`);
+    return 2;
+  }
+  const server = createMcpServer({ name: served.name, tools: served.tools, agents: served.agents });
+  const names = server.tools.map((t) => t.name).join(', ');
+  const until = io.until ?? stopSignal();
+  if (args.http) {
+    const serving = await serveMcpHttp(server, { port: args.port, host: args.host });
+    out(`serving ${names} at ${serving.url}`);
+    io.onListening?.(serving.url);
+    await until;
+    await serving.close();
+    return 0;
+  }
+  err(`golem mcp: serving ${names} over stdio`);
+  const serving = await serveMcpStdio(server);
+  await Promise.race([until, serving.closed]);
+  await serving.close();
+  return 0;
+}
+
+/** The bin's entry point. */
+export function main(argv: readonly string[]): Promise<number> {
+  return mcpCommand(argv);
+}

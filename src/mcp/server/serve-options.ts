@@ -1,0 +1,48 @@
+import type { Tool } from '../../tool/tool';
+
+/** An agent served as one tool taking a prompt (anything with `asTool`, e.g. a golem `Agent`). */
+export interface McpServedAgent<Deps> {
+  agent: { asTool(name: string, description: string): Tool<Deps> };
+  /** The tool's name, e.g. `ask_weather`. */
+  name: string;
+  /** What the agent does, for the calling model. */
+  description: string;
+}
+
+/** Who is calling: what a `deps` factory may use to build per-request dependencies. */
+export interface McpRequestInfo {
+  /** The MCP session (Streamable HTTP), if any. */
+  readonly sessionId: string | undefined;
+  /** HTTP request headers (Streamable HTTP), if any. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+  /** The verified OAuth token info set by an auth middleware on the request, if any. */
+  readonly authInfo: unknown;
+}
+
+/** Options of {@link createMcpServer}. */
+export interface McpServeOptions<Deps = undefined> {
+  /** The server's name and version in the handshake; default `golem` / `0`. */
+  name?: string;
+  version?: string;
+  /** Instructions for the client (how to use these tools). */
+  instructions?: string;
+  /** Tools to serve, by their names (a clash is an error). */
+  tools?: readonly Tool<Deps>[];
+  /** Agents to serve, each as one tool taking `{ prompt }`. */
+  agents?: readonly McpServedAgent<Deps>[];
+  /** The `deps` every call receives. */
+  deps?: Deps;
+  /** Builds the `deps` of each call from the request (per-user dependencies); wins over `deps`. */
+  depsFor?: (request: McpRequestInfo) => Deps | Promise<Deps>;
+  /** Deadline in ms of a call whose tool sets no `timeout`; default 60 000; 0 = none. */
+  timeout?: number;
+  /** Validate arguments against each tool's JSON Schema before it runs; default true. */
+  validateInput?: boolean;
+  /**
+   * Show an unexpected error's message to the client (`tool x failed: <message>`); default false
+   * (`tool x failed`): messages may hold internals. `ModelRetry` texts are always shown.
+   */
+  exposeErrors?: boolean;
+  /** Observes every unexpected tool failure (for logs); its exceptions are swallowed. */
+  onError?: (error: unknown, toolName: string) => void;
+}

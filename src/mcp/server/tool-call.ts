@@ -1,0 +1,120 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DeadlineExceededError } from '../../model/cancellation';
+import { describeError } from '../../model/error-base';
+import { ModelRetry } from '../../model/errors';
+import { isRecord } from '../../model/guards';
+import type { ToolContext, ToolUpdate } from '../../tool/context';
+import { Deferred } from '../../tool/errors';
+import type { Tool } from '../../tool/tool';
+
+/** What one call needs besides the tool and its arguments. Internal. */
+export interface CallContext<Deps> {
+  deps: Deps;
+  /** Aborts when the client cancels the request (or the session ends). */
+  signal: AbortSignal;
+  callId: string;
+  /** Deadline in ms (the tool's own `timeout` wins); ≥ MAX means none. */
+  timeout: number;
+  /** Checks the arguments against the tool's schema: undefined, or what is wrong. */
+  validate: ((args: unknown) => string | undefined) | undefined;
+  exposeErrors: boolean;
+  onError: ((error: unknown, toolName: string) => void) | undefined;
+  /** Sends a progress or log notification for this call. */
+  report: (update: ToolUpdate) => void;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * Runs a golem tool for an MCP `tools/call` and maps the outcome: the text → one text item;
+ * `ModelRetry` → `isError` with its message (the calling model may correct itself); arguments
+ * failing the schema → `isError` naming the problem; a passed deadline or a cancellation →
+ * `isError` saying so; a tool that needs approval or defers → `isError` (an MCP server cannot
+ * pause); anything else → `isError` `tool <name> failed` (with the message if `exposeErrors`).
+ */
+export async function runServedTool<Deps>(
+  tool: Tool<Deps>,
+  args: unknown,
+  call: CallContext<Deps>,
+): Promise<CallToolResult> {
+  const input = args ?? {};
+  if (!isRecord(input)) return errorResult(`the arguments of ${tool.name} must be a JSON object`);
+  const problem = call.validate?.(input);
+  if (problem !== undefined) return errorResult(`invalid arguments for ${tool.name}: ${problem}`);
+  if (tool.approval !== undefined && tool.approval !== false) {
+    return errorResult(
+      `tool ${tool.name} requires human approval, which this MCP server cannot obtain`,
+    );
+  }
+  const ms = tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : call.timeout;
+  const timer = new AbortController();
+  const handle = setTimeout(() => {
+    timer.abort(new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${ms} ms`));
+  }, ms);
+  const signal = AbortSignal.any([call.signal, timer.signal]);
+  const ctx: ToolContext<Deps> = {
+    deps: call.deps,
+    signal,
+    callId: call.callId,
+    toolName: tool.name,
+    rawArgs: JSON.stringify(input),
+    approved: false,
+    retry: 0,
+    report: call.report,
+  };
+  try {
+    const text: unknown = await abortable(Promise.resolve(tool.execute(input, ctx)), signal);
+    if (typeof text !== 'string')
+      return failure(tool, new TypeError(`returned ${typeof text}, not text`), call);
+    return { content: [{ type: 'text', text }] };
+  } catch (error) {
+    if (timer.signal.aborted)
+      return errorResult(`tool ${tool.name} exceeded its timeout of ${ms} ms`);
+    if (call.signal.aborted) return errorResult(`tool ${tool.name} was cancelled`);
+    if (ModelRetry.is(error)) return errorResult(error.reason);
+    if (Deferred.is(error)) {
+      return errorResult(
+        `tool ${tool.name} deferred its call, which this MCP server cannot pause for`,
+      );
+    }
+    return failure(tool, error, call);
+  } finally {
+    clearTimeout(handle);
+  }
+}
+
+function failure<Deps>(tool: Tool<Deps>, error: unknown, call: CallContext<Deps>): CallToolResult {
+  try {
+    call.onError?.(error, tool.name);
+  } catch {
+    // An observer never changes the answer.
+  }
+  return errorResult(
+    call.exposeErrors
+      ? `tool ${tool.name} failed: ${describeError(error)}`
+      : `tool ${tool.name} failed`,
+  );
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (a tool ignoring its signal). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error), { cause: error }));
+      },
+    );
+  });
+}
