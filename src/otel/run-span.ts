@@ -1,0 +1,63 @@
+import type { Span } from '@opentelemetry/api';
+import { RunError } from '../engine/errors';
+import type { RunOutcome } from '../engine/instrumentation';
+import type { Cost } from '../model/cost';
+import type { Message } from '../model/message';
+import type { Usage } from '../model/usage';
+import { captureOutput } from './content';
+import { ATTR, EVENT } from './semconv';
+import { costAttributes, recordFailure, usageAttributes } from './span-attributes';
+import type { TraceSettings } from './trace-settings';
+
+/** What a run's model calls added up to, for its `invoke_agent` span. */
+export interface RunSummary {
+  usage: Usage | undefined;
+  cost: Cost | undefined;
+  responseModel: string | undefined;
+  lastAnswer: { message: Message; finishReason: string | undefined } | undefined;
+}
+
+/**
+ * The end-of-run attributes of `invoke_agent`: usage totals and the last response model; on
+ * failure the error (status, `error.type`, `golem.run.stage`, exception event) and the cost so
+ * far; on success the counts, the run id, the cost, and either the pause (pending calls) or the
+ * final answer (content capture).
+ */
+export function finishRunSpan(
+  span: Span,
+  outcome: RunOutcome,
+  summary: RunSummary,
+  settings: TraceSettings,
+): void {
+  if (summary.usage !== undefined) span.setAttributes(usageAttributes(summary.usage));
+  if (summary.responseModel !== undefined)
+    span.setAttribute(ATTR.responseModel, summary.responseModel);
+  if (!outcome.ok) {
+    recordFailure(span, outcome.error, settings.secrets);
+    if (RunError.is(outcome.error)) span.setAttribute(ATTR.golemStage, outcome.error.stage);
+    if (summary.cost !== undefined) span.setAttributes(costAttributes(summary.cost));
+    return;
+  }
+  const result = outcome.result;
+  if (result === undefined) return;
+  span.setAttributes({
+    [ATTR.golemRequests]: result.requests,
+    [ATTR.golemToolCalls]: result.toolCalls,
+  });
+  if (result.runId !== undefined) span.setAttribute(ATTR.golemRunId, result.runId);
+  if (result.cost !== undefined) {
+    span.setAttributes(costAttributes(result.cost));
+    if (result.cost.unpriced > 0) span.setAttribute(ATTR.golemUnpriced, result.cost.unpriced);
+  }
+  if (result.pending !== undefined) {
+    const count = result.pending.approvals.length + result.pending.external.length;
+    span.setAttribute(ATTR.golemPending, count);
+    span.addEvent(EVENT.paused, {
+      'golem.pending.approvals': result.pending.approvals.map((p) => p.callId),
+      'golem.pending.external': result.pending.external.map((p) => p.callId),
+    });
+  } else if (settings.content !== undefined && summary.lastAnswer !== undefined) {
+    const { message, finishReason } = summary.lastAnswer;
+    span.setAttribute(ATTR.outputMessages, captureOutput(message, finishReason, settings.content));
+  }
+}

@@ -1,0 +1,248 @@
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import type { RunEvent } from '../engine/events';
+import type { RunOutcome, RunStartInfo, RunTrace, TraceScope } from '../engine/instrumentation';
+import { addCost } from '../model/cost';
+import { safeGet } from '../model/safe-inspect';
+import { addUsage, emptyUsage } from '../model/usage';
+import { captureInput, captureOutput, captureText } from './content';
+import { errorType } from './error-type';
+import { recordDuration } from './metrics';
+import type { ModelIdentity } from './providers';
+import { identify } from './providers';
+import { finishRunSpan, type RunSummary } from './run-span';
+import { ATTR, EVENT } from './semconv';
+import {
+  costAttributes,
+  recordFailure,
+  requestAttributes,
+  usageAttributes,
+} from './span-attributes';
+import { ToolSpans } from './tool-spans';
+import type { OpenSpan, TraceSettings } from './trace-settings';
+
+export type { TraceSettings } from './trace-settings';
+
+interface ChatSpan extends OpenSpan {
+  readonly started: number;
+  identity: ModelIdentity;
+}
+
+/**
+ * One run as OpenTelemetry spans: `invoke_agent {agent}` (INTERNAL) joining the caller's context,
+ * a `chat {model}` (CLIENT) child per provider attempt and an `execute_tool {tool}` (INTERNAL)
+ * child per tool execution; fallbacks, output corrections, deferrals and pauses as span events.
+ * Records the `gen_ai.client.*` histograms for every chat attempt.
+ */
+export class OtelRunTrace implements RunTrace {
+  private readonly run: OpenSpan;
+  /** Whether the run span records (an SDK is registered and sampled it in). */
+  readonly recording: boolean;
+  private readonly agentModel: ModelIdentity;
+  private readonly tools: ToolSpans;
+  private chat: ChatSpan | undefined;
+  private readonly summary: RunSummary = {
+    usage: undefined,
+    cost: undefined,
+    responseModel: undefined,
+    lastAnswer: undefined,
+  };
+  private inputCaptured = false;
+
+  constructor(
+    private readonly info: RunStartInfo,
+    private readonly settings: TraceSettings,
+    parent: Context,
+  ) {
+    this.agentModel = identify(info.model.name);
+    const attributes: Attributes = {
+      ...settings.attributes,
+      [ATTR.operationName]: 'invoke_agent',
+      [ATTR.providerName]: this.agentModel.provider,
+      [ATTR.agentName]: info.agent,
+      [ATTR.requestModel]: this.agentModel.model,
+      [ATTR.outputType]: info.outputType,
+    };
+    if (info.conversation !== undefined) attributes[ATTR.conversationId] = info.conversation;
+    if (info.runId !== undefined) attributes[ATTR.golemRunId] = info.runId;
+    if (info.stream) attributes[ATTR.golemStream] = true;
+    const span = settings.tracer.startSpan(
+      `invoke_agent ${info.agent}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      parent,
+    );
+    this.run = { span, context: trace.setSpan(parent, span) };
+    this.recording = span.isRecording();
+    const descriptions = new Map(info.tools.map((tool) => [tool.name, tool.description]));
+    this.tools = new ToolSpans(settings, this.run, descriptions);
+  }
+
+  observe(event: RunEvent): void {
+    switch (event.kind) {
+      case 'model_start':
+        this.startChat(event);
+        return;
+      case 'fallback':
+        this.fallback(event);
+        return;
+      case 'model_end':
+        this.endChat(event);
+        return;
+      case 'tool_start':
+        if (this.recording) this.tools.start(event);
+        return;
+      case 'tool_end':
+      case 'deferred':
+        this.tools.end(event);
+        return;
+      case 'output_rejected':
+        this.outputRejected(event);
+        return;
+    }
+  }
+
+  within<T>(scope: TraceScope, call: () => Promise<T>): Promise<T> {
+    const active = scope.kind === 'model' ? this.chat?.context : this.tools.contextOf(scope.callId);
+    return context.with(active ?? this.run.context, call);
+  }
+
+  end(outcome: RunOutcome): void {
+    if (this.chat !== undefined) this.chat.span.end();
+    this.tools.endAll();
+    const span = this.run.span;
+    if (this.recording) finishRunSpan(span, outcome, this.summary, this.settings);
+    span.end();
+  }
+
+  private startChat(event: RunEvent): void {
+    this.chat?.span.end();
+    const identity = identify(event.model);
+    const request = event.request;
+    const attributes: Attributes = {
+      ...this.settings.attributes,
+      [ATTR.operationName]: 'chat',
+      [ATTR.providerName]: identity.provider,
+      [ATTR.requestModel]: identity.model,
+      ...requestAttributes(request?.settings),
+      [ATTR.golemTurn]: event.turn,
+      [ATTR.golemAttempt]: event.attempt,
+    };
+    if (this.info.conversation !== undefined)
+      attributes[ATTR.conversationId] = this.info.conversation;
+    if (request?.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';
+    if (this.info.stream) attributes[ATTR.golemStream] = true;
+    const started = performance.now();
+    if (!this.recording) {
+      this.chat = {
+        span: trace.wrapSpanContext(this.run.span.spanContext()),
+        context: this.run.context,
+        started,
+        identity,
+      };
+      return;
+    }
+    const span = this.settings.tracer.startSpan(
+      `chat ${identity.model}`,
+      { kind: SpanKind.CLIENT, attributes },
+      this.run.context,
+    );
+    this.chat = { span, context: trace.setSpan(this.run.context, span), started, identity };
+    const content = this.settings.content;
+    if (content === undefined || request === undefined) return;
+    const input = captureInput(request.messages, content);
+    if (input.system !== undefined) span.setAttribute(ATTR.systemInstructions, input.system);
+    span.setAttribute(ATTR.inputMessages, input.messages);
+    if (!this.inputCaptured) {
+      this.inputCaptured = true;
+      if (input.system !== undefined)
+        this.run.span.setAttribute(ATTR.systemInstructions, input.system);
+      this.run.span.setAttribute(ATTR.inputMessages, input.messages);
+    }
+  }
+
+  private fallback(event: RunEvent): void {
+    const chat = this.chat;
+    if (chat === undefined) return;
+    chat.identity = identify(event.nextModel);
+    chat.span.addEvent(EVENT.fallback, {
+      [ATTR.golemFallbackFrom]: event.model ?? '',
+      [ATTR.golemFallbackTo]: event.nextModel ?? '',
+      [ATTR.errorType]: errorType(event.error),
+    });
+  }
+
+  private endChat(event: RunEvent): void {
+    const chat = this.chat;
+    if (chat === undefined) return;
+    this.chat = undefined;
+    const { span, identity } = chat;
+    const metric: Attributes = {
+      [ATTR.operationName]: 'chat',
+      [ATTR.providerName]: identity.provider,
+      [ATTR.requestModel]: identity.model,
+    };
+    if (event.responseModel !== undefined) metric[ATTR.responseModel] = event.responseModel;
+    // A fallback member answered: the span describes the call that produced the response.
+    span.setAttributes({
+      [ATTR.providerName]: identity.provider,
+      [ATTR.requestModel]: identity.model,
+    });
+    if (event.error !== undefined) {
+      metric[ATTR.errorType] = this.recording
+        ? recordFailure(span, event.error, this.settings.secrets)
+        : errorType(event.error);
+    } else this.chatSucceeded(span, event, metric);
+    span.end();
+    const instruments = this.settings.instruments;
+    if (instruments === undefined) return;
+    recordDuration(instruments, chat.started, metric);
+    if (event.error === undefined && event.usage !== undefined) {
+      instruments.tokenUsage.record(event.usage.inputTokens, {
+        ...metric,
+        [ATTR.tokenType]: 'input',
+      });
+      instruments.tokenUsage.record(event.usage.outputTokens, {
+        ...metric,
+        [ATTR.tokenType]: 'output',
+      });
+    }
+  }
+
+  private chatSucceeded(span: Span, event: RunEvent, _metric: Attributes): void {
+    const summary = this.summary;
+    if (event.usage !== undefined)
+      summary.usage = addUsage(summary.usage ?? emptyUsage(), event.usage);
+    if (event.cost !== undefined) summary.cost = addCost(summary.cost, event.cost);
+    if (event.responseModel !== undefined) summary.responseModel = event.responseModel;
+    if (event.message !== undefined)
+      summary.lastAnswer = { message: event.message, finishReason: event.finishReason };
+    if (!this.recording) return;
+    const attributes: Attributes = {};
+    if (event.responseId !== undefined) attributes[ATTR.responseId] = event.responseId;
+    if (event.responseModel !== undefined) attributes[ATTR.responseModel] = event.responseModel;
+    if (event.finishReason !== undefined)
+      attributes[ATTR.responseFinishReasons] = [event.finishReason];
+    if (event.usage !== undefined) Object.assign(attributes, usageAttributes(event.usage));
+    if (event.cost !== undefined) Object.assign(attributes, costAttributes(event.cost));
+    span.setAttributes(attributes);
+    const content = this.settings.content;
+    if (content !== undefined && event.message !== undefined)
+      span.setAttribute(
+        ATTR.outputMessages,
+        captureOutput(event.message, event.finishReason, content),
+      );
+  }
+
+  private outputRejected(event: RunEvent): void {
+    if (!this.recording) return;
+    const attributes: Attributes = {
+      [ATTR.golemRound]: event.attempt,
+      [ATTR.errorType]: errorType(event.error),
+    };
+    const content = this.settings.content;
+    const reason = safeGet(event.error, 'reason');
+    if (content !== undefined && typeof reason === 'string')
+      attributes[ATTR.golemReason] = captureText(reason, content);
+    this.run.span.addEvent(EVENT.outputRejected, attributes);
+  }
+}

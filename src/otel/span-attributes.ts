@@ -1,0 +1,72 @@
+import type { Attributes, Span } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { Cost } from '../model/cost';
+import { describeError } from '../model/error-base';
+import type { ModelSettings } from '../model/request';
+import type { Usage } from '../model/usage';
+import { errorType } from './error-type';
+import { scrub } from './redaction';
+import { ATTR } from './semconv';
+
+/** The convention's `gen_ai.request.*` attributes of a request's settings (unset ones omitted). */
+export function requestAttributes(settings: ModelSettings | undefined): Attributes {
+  const out: Attributes = {};
+  if (settings === undefined) return out;
+  const number = (key: string, value: unknown): void => {
+    if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
+  };
+  number(ATTR.requestTemperature, settings.temperature);
+  number(ATTR.requestTopP, settings.topP);
+  if (typeof settings.maxTokens === 'number' && settings.maxTokens > 0)
+    number(ATTR.requestMaxTokens, settings.maxTokens);
+  number(ATTR.requestSeed, settings.seed);
+  number(ATTR.requestPresencePenalty, settings.presencePenalty);
+  number(ATTR.requestFrequencyPenalty, settings.frequencyPenalty);
+  const stop = settings.stop;
+  if (Array.isArray(stop) && stop.length > 0 && stop.every((s) => typeof s === 'string'))
+    out[ATTR.requestStopSequences] = [...stop];
+  return out;
+}
+
+/** The convention's `gen_ai.usage.*` attributes (detail counters only when reported). */
+export function usageAttributes(usage: Usage): Attributes {
+  const out: Attributes = {
+    [ATTR.inputTokens]: usage.inputTokens,
+    [ATTR.outputTokens]: usage.outputTokens,
+  };
+  if (usage.cacheReadTokens !== undefined) out[ATTR.cacheReadTokens] = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) out[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) out[ATTR.reasoningTokens] = usage.reasoningTokens;
+  return out;
+}
+
+/** golem's `golem.cost.*` attributes of a cost. */
+export function costAttributes(cost: Cost): Attributes {
+  return {
+    [ATTR.golemCost]: cost.total,
+    [ATTR.golemCostInput]: cost.input,
+    [ATTR.golemCostOutput]: cost.output,
+    [ATTR.golemCostCurrency]: cost.currency,
+  };
+}
+
+const MAX_STATUS = 1024;
+const MAX_STACK = 4096;
+
+/**
+ * Marks `span` failed per the convention's "recording errors": status `ERROR` with the scrubbed
+ * message, `error.type`, and an exception event (type, scrubbed message and stack).
+ */
+export function recordFailure(span: Span, error: unknown, secrets: readonly string[]): string {
+  const type = errorType(error);
+  const message = scrub(describeError(error), secrets).slice(0, MAX_STATUS);
+  span.setAttribute(ATTR.errorType, type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : undefined;
+  span.recordException({
+    name: error instanceof Error ? error.name : type,
+    message,
+    ...(stack !== undefined && { stack: scrub(stack, secrets).slice(0, MAX_STACK) }),
+  });
+  return type;
+}

@@ -1,0 +1,71 @@
+import type { Attributes, Context } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
+import type { RunEvent } from '../engine/events';
+import { captureText } from './content';
+import { ATTR, EVENT } from './semconv';
+import { recordFailure } from './span-attributes';
+import type { OpenSpan, TraceSettings } from './trace-settings';
+
+/** The `execute_tool {tool}` spans of one run, by call id, children of the run's span. */
+export class ToolSpans {
+  private readonly open = new Map<string, OpenSpan>();
+
+  constructor(
+    private readonly settings: TraceSettings,
+    private readonly run: OpenSpan,
+    private readonly descriptions: ReadonlyMap<string, string>,
+  ) {}
+
+  /** The context of the call's span, while it is open. */
+  contextOf(callId: string): Context | undefined {
+    return this.open.get(callId)?.context;
+  }
+
+  /** `tool_start`: opens the call's span (arguments captured when content capture is on). */
+  start(event: RunEvent): void {
+    if (event.callId === undefined) return;
+    const name = event.toolName ?? '';
+    const attributes: Attributes = {
+      ...this.settings.attributes,
+      [ATTR.operationName]: 'execute_tool',
+      [ATTR.toolName]: name,
+      [ATTR.toolCallId]: event.callId,
+      [ATTR.toolType]: 'function',
+      [ATTR.golemTurn]: event.turn,
+    };
+    const description = this.descriptions.get(name);
+    if (description !== undefined && description !== '')
+      attributes[ATTR.toolDescription] = description;
+    const content = this.settings.content;
+    if (content !== undefined && event.args !== undefined)
+      attributes[ATTR.toolCallArguments] = captureText(event.args, content);
+    const span = this.settings.tracer.startSpan(
+      `execute_tool ${name}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      this.run.context,
+    );
+    this.open.set(event.callId, { span, context: trace.setSpan(this.run.context, span) });
+  }
+
+  /** `tool_end` or `deferred`: the result, the failure or the deferral, then the end. */
+  end(event: RunEvent): void {
+    if (event.callId === undefined) return;
+    const open = this.open.get(event.callId);
+    if (open === undefined) return;
+    this.open.delete(event.callId);
+    const { span } = open;
+    if (event.kind === 'deferred') {
+      span.setAttribute(ATTR.golemDeferred, true);
+      span.addEvent(EVENT.deferred);
+    } else if (event.error !== undefined) recordFailure(span, event.error, this.settings.secrets);
+    else if (this.settings.content !== undefined && event.result !== undefined)
+      span.setAttribute(ATTR.toolCallResult, captureText(event.result, this.settings.content));
+    span.end();
+  }
+
+  /** Ends whatever is still open (a run that ended mid-batch). */
+  endAll(): void {
+    for (const open of this.open.values()) open.span.end();
+    this.open.clear();
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * `golem/prices`: run costs from the maintained `@pydantic/genai-prices` dataset (hundreds of
+ * models; an optional peer, checked first: a `MissingPeerError` names `npm install
+ * @pydantic/genai-prices`). Your own prices need no package: `priceTable({...})` from `golem`.
+ * @packageDocumentation
+ */
+import './peers';
+
+export { genaiPrices, loadDataset, GENAI_PRICES_PACKAGE } from './genai-prices';
+export type { GenaiPricesOptions, GenaiPricesLoader, GenaiPricesModule } from './genai-prices';
