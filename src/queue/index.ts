@@ -1,0 +1,44 @@
+/**
+ * `golem/queue`: distributed runs on BullMQ over Redis, on top of a run store. `runQueue` enqueues
+ * runs (an agent name, a prompt, JSON deps) and returns their ids at once, streams their progress
+ * from any process, takes decisions for paused runs and cancels; `runWorker` executes them with a
+ * registry of agents, any number of workers on any machines, recovering a dead worker's runs from
+ * their checkpoints without repeating a completed tool. Needs the optional peers `bullmq` and
+ * `ioredis` (checked first: a `MissingPeerError` names the `npm install` command).
+ * @packageDocumentation
+ */
+import './peers';
+
+export { runQueue, RunQueue } from './run-queue';
+export type { RunQueueOptions, EnqueuedRun, SegmentOptions } from './submit';
+export type { AgentRef, EnqueueOptions } from './enqueue-input';
+export { runWorker, RunWorker } from './run-worker';
+export type { RunWorkerOptions, LaneOptions } from './run-worker';
+export type { StalledJobs, JobRetention } from './bullmq-engine';
+export type { TraceContinuation } from './execute';
+export type { QueueAgent, AgentJobInfo, AgentFactory, AgentEntry, AgentRegistry } from './registry';
+export type { RunFeedEvent, FeedRunEvent, FeedFailure, FeedEntry } from './feed-events';
+export { SETTLED_TYPES, FINISHED_TYPES } from './feed-events';
+export type { FeedReadOptions } from './feed-reader';
+export type { FeedRetention } from './redis-feed';
+export type { RedisConnection, ErrorListener } from './redis';
+export type { QueuedRunState, RunStatusReport, RunOutcome, CancelResult } from './run-status';
+export { QueueError } from './queue-error';
+export type { QueueErrorReason, QueueErrorInit } from './queue-error';
+export { JOB_VERSION, DEFAULT_LIMITS, jobIdOf } from './job';
+export type { RunJob, RunJobKind, RunJobOptions, JobDecisions, QueueLimits } from './job';
+export type {
+  SubmittedJob,
+  JobState,
+  JobDelivery,
+  JobOutcome,
+  JobHandler,
+  JobProducerPort,
+  JobConsumerPort,
+  RunFeedPort,
+  RunControlPort,
+  RunInfo,
+} from './port';
+export { writeFeedSse, formatFeedEvent } from './sse';
+export type { SseTarget } from './sse';
+export { QUEUE_PEERS } from './peers';
