@@ -1,0 +1,38 @@
+import type { HostedTool } from '../../model/hosted-tool';
+import { hostedToolProblem } from '../../model/hosted-tool';
+import { ModelConfigError } from '../../model/provider-errors';
+import type { ModelRequest } from '../../model/request';
+import { UnsupportedHostedToolError } from '../../model/unsupported';
+
+/**
+ * The request's hosted tools, each checked (`ModelConfigError` for a malformed one); `[]` when
+ * there are none.
+ */
+export function hostedToolsOf(provider: string, request: ModelRequest): HostedTool[] {
+  const tools: unknown = (request as { hostedTools?: unknown }).hostedTools;
+  if (tools === undefined || tools === null) return [];
+  if (!Array.isArray(tools))
+    throw new ModelConfigError(provider, 'hostedTools must be an array of hosted tools');
+  return tools.map((tool: unknown, i) => {
+    const problem = hostedToolProblem(tool);
+    if (problem !== undefined)
+      throw new ModelConfigError(provider, `hostedTools[${i}]: ${problem}`);
+    return tool as HostedTool;
+  });
+}
+
+/**
+ * Throws `UnsupportedHostedToolError` when the request declares any hosted tool: for adapters
+ * whose API runs no server-side tools (`reason` says what to use instead).
+ */
+export function refuseHostedTools(provider: string, request: ModelRequest, reason: string): void {
+  const [first] = hostedToolsOf(provider, request);
+  if (first !== undefined) throw new UnsupportedHostedToolError(provider, first, reason);
+}
+
+/** The wire fields `tool.providerOptions` adds for `provider` (an empty object when none). */
+export function providerFields(tool: HostedTool, provider: string): Record<string, unknown> {
+  const options = tool.providerOptions;
+  if (options === undefined || !Object.hasOwn(options, provider)) return {};
+  return { ...options[provider] };
+}
