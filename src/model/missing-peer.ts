@@ -1,0 +1,70 @@
+import { GolemError, hasKind } from './error-base';
+
+/**
+ * Loads one peer package: a `require` of its literal name (`() => require('yaml')`), so
+ * bundlers see the dependency and bundle it, and a missing install throws `MODULE_NOT_FOUND`.
+ */
+export type PeerLoader = () => unknown;
+
+/**
+ * An entry point of golem was loaded without one or more of its peer dependencies installed
+ * (`golem/decorators` without class-validator, `golem/tools/webfetch` without html-to-text…).
+ * The message names the entry point, the missing packages and the `npm install` command that
+ * fixes it; identity works across copies of the package through {@link MissingPeerError.is}.
+ */
+export class MissingPeerError extends GolemError {
+  /** The golem entry point that needs the packages, e.g. `golem/decorators`. */
+  readonly entryPoint: string;
+  /** The missing packages, in the order the entry point lists them. */
+  readonly packages: readonly string[];
+  /** The command that installs them, e.g. `npm install class-validator class-transformer`. */
+  readonly command: string;
+
+  constructor(entryPoint: string, packages: readonly string[]) {
+    const command = `npm install ${packages.join(' ')}`;
+    const one = packages.length === 1;
+    super(
+      'MissingPeerError',
+      `${entryPoint} needs ${one ? 'the package' : 'the packages'} ${packages.join(', ')}, ` +
+        `${one ? 'a peer dependency' : 'peer dependencies'} of golem that ${one ? 'is' : 'are'} ` +
+        `not installed: run \`${command}\``,
+    );
+    this.entryPoint = entryPoint;
+    this.packages = Object.freeze([...packages]);
+    this.command = command;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is MissingPeerError {
+    return hasKind(value, 'MissingPeerError');
+  }
+}
+
+/** Whether `error` says that `packageName` itself (not something it needs) is not installed. */
+function isMissing(error: unknown, packageName: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return false;
+  return typeof message === 'string' && message.includes(`'${packageName}'`);
+}
+
+/**
+ * Loads every peer of an entry point (`{ yaml: () => require('yaml') }`) and throws one
+ * {@link MissingPeerError} naming all the missing ones when any is not installed. An entry point
+ * runs it first, before anything it imports loads a peer, so a missing install fails with the
+ * fix instead of a bare `Cannot find module`. The peers are loaded in the order given (the entry
+ * point loads them right after anyway); any other load failure — a peer's own broken
+ * dependency, say — propagates unchanged.
+ */
+export function checkPeers(entryPoint: string, peers: Readonly<Record<string, PeerLoader>>): void {
+  const missing: string[] = [];
+  for (const [packageName, load] of Object.entries(peers)) {
+    try {
+      load();
+    } catch (error) {
+      if (!isMissing(error, packageName)) throw error;
+      missing.push(packageName);
+    }
+  }
+  if (missing.length > 0) throw new MissingPeerError(entryPoint, missing);
+}
