@@ -16,6 +16,9 @@ const upperLayerLibraries = [
 /** The OpenTelemetry API: an optional peer imported only inside src/otel (golem/otel). */
 const otelApi = ['@opentelemetry/*'];
 
+/** BullMQ and its Redis client: optional peers imported only inside src/queue (golem/queue). */
+const queueLibraries = ['bullmq', 'ioredis', '@nestjs/bullmq'];
+
 /**
  * Layering rule: src <- decorators <- container and src <- decorators <- nestjs (container and
  * nestjs are siblings that never import each other). Adapters import only src/model; common tools
@@ -82,6 +85,7 @@ module.exports = tseslint.config(
       [
         ...upperLayerLibraries,
         ...otelApi,
+        ...queueLibraries,
         '**/decorators',
         '**/decorators/**',
         '**/container',
@@ -98,6 +102,9 @@ module.exports = tseslint.config(
       [
         ...upperLayerLibraries,
         ...otelApi,
+        ...queueLibraries,
+        '**/queue',
+        '**/queue/**',
         '**/decorators',
         '**/decorators/**',
         '**/container',
@@ -119,6 +126,7 @@ module.exports = tseslint.config(
       [
         ...upperLayerLibraries,
         ...otelApi,
+        ...queueLibraries,
         '**/engine',
         '**/engine/**',
         '**/agent',
@@ -140,6 +148,7 @@ module.exports = tseslint.config(
       [
         ...upperLayerLibraries,
         ...otelApi,
+        ...queueLibraries,
         '**/engine',
         '**/engine/**',
         '**/agent',
@@ -157,6 +166,7 @@ module.exports = tseslint.config(
     rules: forbid(
       [
         ...otelApi,
+        ...queueLibraries,
         'inversify',
         '**/container',
         '**/container/**',
@@ -170,7 +180,7 @@ module.exports = tseslint.config(
   {
     files: ['container/**/*.ts'],
     rules: forbid(
-      [...otelApi, '@nestjs/*', '**/nestjs', '**/nestjs/**'],
+      [...otelApi, ...queueLibraries, '@nestjs/*', '**/nestjs', '**/nestjs/**'],
       'Layering: container/ and nestjs/ are siblings; container/ must not import nestjs/ or @nestjs/*.',
     ),
   },
@@ -179,6 +189,7 @@ module.exports = tseslint.config(
     rules: forbid(
       [
         ...otelApi,
+        ...queueLibraries,
         'inversify',
         '@inversifyjs/*',
         '**/container',
@@ -201,6 +212,7 @@ module.exports = tseslint.config(
     rules: forbid(
       [
         ...upperLayerLibraries,
+        ...queueLibraries,
         '**/decorators',
         '**/decorators/**',
         '**/container',
@@ -211,6 +223,24 @@ module.exports = tseslint.config(
         '**/stores/**',
       ],
       'Layering: src/otel is an adapter around the engine; it must not import decorators, container, nestjs or a store.',
+    ),
+  },
+  {
+    // golem/queue is the one place BullMQ and ioredis are imported (an adapter around the engine).
+    files: ['src/queue/**/*.ts'],
+    rules: forbid(
+      [
+        ...upperLayerLibraries,
+        ...otelApi,
+        '**/decorators',
+        '**/decorators/**',
+        '**/container',
+        '**/container/**',
+        '**/nestjs',
+        '**/nestjs/**',
+        '**/stores/**',
+      ],
+      'Layering: src/queue is an adapter around the engine and the run-store port; it must not import decorators, container, nestjs, OpenTelemetry or a store driver.',
     ),
   },
   {

@@ -27,6 +27,7 @@ module.exports = {
     '^golem/stores/(memory|sqlite|postgres)$': '<rootDir>/src/stores/$1/index.ts',
     '^golem/otel$': '<rootDir>/src/otel/index.ts',
     '^golem/prices$': '<rootDir>/src/prices/index.ts',
+    '^golem/queue$': '<rootDir>/src/queue/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -6,10 +6,12 @@
  * round by round (the order rotates every round), so drift of the machine spreads over all of
  * them; medians of the measured rounds are reported, after warm-up rounds that are thrown away.
  *
- *   node --expose-gc run.js [--memory-runs=100000] [--scenarios=a,b,c,d,e,f,g] [--json=FILE]
+ *   node --expose-gc run.js [--memory-runs=100000] [--adapter-calls=10000]
+ *                           [--scenarios=a,b,c,d,e,f,g,h] [--json=FILE]
  *   node run.js --report[=FILE]     prints the table of a saved run (default: the last one)
  *
- * `--memory-runs` scales scenario (d) (default 100,000, as the issue asks); nothing else changes
+ * `--memory-runs` scales scenario (d) (default 100,000, as the issue asks) and `--adapter-calls`
+ * scenario (h) (default 10,000 per adapter and mode, as issue 12 asks); nothing else changes
  * what is measured.
  */
 const fs = require('node:fs');
@@ -18,7 +20,9 @@ const path = require('node:path');
 const { fork, spawn, spawnSync } = require('node:child_process');
 const frameworks = require('./frameworks');
 const golem = require('./golem');
+const adapters = require('./adapters');
 const sizes = require('./sizes');
+const targets = require('./targets');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -27,7 +31,8 @@ const args = Object.fromEntries(
   }),
 );
 let MEMORY_RUNS = Number(args['memory-runs'] ?? 100_000);
-const SCENARIOS = new Set((args.scenarios ?? 'a,b,c,d,e,f,g').split(','));
+const ADAPTER_CALLS = Number(args['adapter-calls'] ?? 10_000);
+const SCENARIOS = new Set((args.scenarios ?? 'a,b,c,d,e,f,g,h').split(','));
 const JSON_OUT = args.json ?? path.join(golem.CACHE, 'results.json');
 
 const TIMED = { warmup: 5, rounds: 21, targetMs: 100 };
@@ -273,13 +278,13 @@ function coldScenario(ids) {
   return out;
 }
 
-/** (f): sizes; both Golem columns are the same package. */
+/** (f): sizes; the decorated column adds the decorators' peers (an app installs them beside golem). */
 function sizeScenario(ids) {
   const out = { baseline: { bytes: 0, packages: 0 } };
   const packed = golem.builtStatus().core ? sizes.golemSize() : undefined;
   if (packed !== undefined) {
     out.golem = packed;
-    if (ids.includes('golem-decorated')) out['golem-decorated'] = packed;
+    if (ids.includes('golem-decorated')) out['golem-decorated'] = sizes.golemDecoratedSize(packed);
   }
   const peers = Object.fromEntries(
     Object.entries(PEER_PACKAGES).filter(([id]) => ids.includes(id)),
@@ -380,11 +385,16 @@ function table(results) {
 
 function print(results) {
   const m = results.machine;
+  const main = table(results);
   process.stdout.write(
     `\nnode ${m.node} · ${m.cpu} · ${m.cores} cores · ${m.memoryGiB} GiB · ${m.date}\n` +
       `median per scenario; (×G) = ratio to golem, (×B) = ratio to the hand-written baseline; ` +
-      `bench took ${results.seconds.toFixed(0)} s\n\n${table(results)}\n`,
+      `bench took ${results.seconds.toFixed(0)} s\n` +
+      (main.split('\n').length > 2 ? `\n${main}\n` : ''),
   );
+  if (results.eTargets !== undefined || results.fTargets !== undefined)
+    process.stdout.write(`\n${targets.table({ e: results.eTargets, f: results.fTargets })}\n`);
+  if (results.h !== undefined) process.stdout.write(`\n${adapters.table(results.h)}\n`);
   for (const [id, reason] of Object.entries(results.unavailable))
     process.stdout.write(`\n${id}: ${reason}\n`);
 }
@@ -441,14 +451,22 @@ async function main() {
   if (SCENARIOS.has('e')) {
     log('(e) cold import…');
     results.e = coldScenario(available);
+    log('(e) import targets: golem, golem/decorators and its peers…');
+    results.eTargets = targets.importCost();
   }
   if (SCENARIOS.has('f')) {
     log('(f) installed size…');
     results.f = sizeScenario(available);
+    log('(f) install target: npm install golem alone…');
+    results.fTargets = targets.consumerSize();
   }
   if (SCENARIOS.has('d')) {
     log(`(d) heap over ${MEMORY_RUNS} runs (${MEMORY_PARALLEL} processes at a time)…`);
     results.d = await memoryScenario(available);
+  }
+  if (SCENARIOS.has('h')) {
+    log(`(h) adapter memory, ${ADAPTER_CALLS} calls per adapter and mode…`);
+    results.h = await adapters.run({ calls: ADAPTER_CALLS });
   }
   results.seconds = (Date.now() - started) / 1000;
 

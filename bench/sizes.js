@@ -124,7 +124,27 @@ function golemSize() {
   };
 }
 
-module.exports = { peerSizes, golemSize };
+/**
+ * Golem with the peers a decorated agent needs (class-validator, class-transformer,
+ * class-validator-jsonschema, reflect-metadata): `golem` from {@link golemSize} plus the trees of
+ * those packages in the repository's node_modules (they are peers of golem, so an app installs
+ * them beside it).
+ */
+function golemDecoratedSize(golem) {
+  const tree = npmLs(ROOT, []);
+  const byPath = indexTree(tree);
+  const names = [
+    'class-validator',
+    'class-transformer',
+    'class-validator-jsonschema',
+    'reflect-metadata',
+  ];
+  const roots = names.map((name) => path.join(ROOT, 'node_modules', name));
+  const peers = measure(closure(byPath, roots));
+  return { ...golem, bytes: golem.bytes + peers.bytes, packages: golem.packages + peers.packages };
+}
+
+module.exports = { peerSizes, golemSize, golemDecoratedSize };
 
 if (require.main === module) {
   console.log(golemSize());

@@ -21,6 +21,11 @@ const COMMANDS = {
     source: 'container/cli/run.ts',
     summary: 'Run an exported @Agent class through the container; print output, messages, usage',
   },
+  mcp: {
+    module: 'dist/container/cli/mcp.js',
+    source: 'container/cli/mcp.ts',
+    summary: 'mcp serve: serve an @Agent class (its @Tools and itself), Tools or an Agent over MCP',
+  },
 };
 
 function usage() {

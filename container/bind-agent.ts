@@ -1,5 +1,5 @@
 import type { Newable, ResolutionContext } from 'inversify';
-import type { Model, RunStore } from '../src/index';
+import type { Model, PriceTable, RunInstrumentation, RunStore } from '../src/index';
 import type { AgentDefinition, AgentFromClassOptions, DepsOf } from '../decorators/index';
 import { agentFromClass } from '../decorators/index';
 import { checkConstructorMetadata, missingMetadataError } from './constructor-metadata';
@@ -10,6 +10,8 @@ import {
   agentOf,
   checkModelName,
   RUN_STORE,
+  INSTRUMENTATION,
+  PRICES,
   definitionOf,
   type AgentClass,
   type ResolvedAgent,
@@ -128,10 +130,15 @@ function agentFactory<C extends AgentClass>(
     let agent = byModel.get(model);
     if (agent === undefined) {
       const store = hooks.store ?? ctx.get<RunStore>(RUN_STORE, { optional: true });
+      const instrumentation =
+        hooks.instrumentation ?? ctx.get<RunInstrumentation>(INSTRUMENTATION, { optional: true });
+      const prices = hooks.prices ?? ctx.get<PriceTable>(PRICES, { optional: true });
       agent = agentFromClass(instance, {
         ...hooks,
         model,
         ...(store !== undefined && { store }),
+        ...(instrumentation !== undefined && { instrumentation }),
+        ...(prices !== undefined && { prices }),
       });
       byModel.set(model, agent);
     }

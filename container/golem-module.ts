@@ -1,12 +1,20 @@
 import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/index';
-import type { RunStore } from '../src/index';
+import type { PriceTable, RunInstrumentation, RunStore } from '../src/index';
 import { bindAgent, type AgentScope } from './bind-agent';
 import { ContainerError } from './errors';
 import { applyModelSource } from './model-bindings';
 import { checkModelSource, type ModelSource } from './model-source';
 import { MODEL_STRINGS, ModelStrings, type ModelStringSettings } from './model-strings';
-import { checkModelName, definitionOf, modelToken, RUN_STORE, type AgentClass } from './tokens';
+import {
+  checkModelName,
+  definitionOf,
+  INSTRUMENTATION,
+  modelToken,
+  PRICES,
+  RUN_STORE,
+  type AgentClass,
+} from './tokens';
 
 /** Options of {@link golemModule}. */
 export interface GolemModuleOptions extends ModelStringSettings {
@@ -29,6 +37,13 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * e.g. `sqliteStore({ path: 'runs.db' })`: runs survive crashes, `resumeRun(runId)` continues them.
    */
   store?: RunStore;
+  /**
+   * Traces every agent's runs (bound to `INSTRUMENTATION`), e.g. `otelInstrumentation()` from
+   * `golem/otel`: OpenTelemetry GenAI spans and metrics for the whole app, one option.
+   */
+  instrumentation?: RunInstrumentation;
+  /** Prices every agent's responses (bound to `PRICES`): `priceTable({...})` or `genaiPrices()`. */
+  prices?: PriceTable;
 }
 
 function invalid(message: string): ContainerError {
@@ -37,7 +52,17 @@ function invalid(message: string): ContainerError {
 
 function checkOptions(options: unknown): GolemModuleOptions {
   if (!isRecord(options)) throw invalid('options must be an object');
-  const { models, agents, env, testModel, resolveModelStrings, store } = options;
+  const { models, agents, env, testModel, resolveModelStrings, store, instrumentation, prices } =
+    options;
+  if (
+    instrumentation !== undefined &&
+    !(isRecord(instrumentation) && typeof instrumentation.startRun === 'function')
+  )
+    throw invalid(
+      'instrumentation must have startRun(info), e.g. otelInstrumentation() from golem/otel',
+    );
+  if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
+    throw invalid('prices must be a price table, e.g. priceTable({ ... }) from golem');
   if (store !== undefined && !isRecord(store))
     throw invalid('store must be a run store, e.g. sqliteStore({ path }) from golem/stores/sqlite');
   if (models !== undefined && !isRecord(models))
@@ -98,6 +123,9 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(MODEL_STRINGS).toConstantValue(new ModelStrings(settings));
     if (checked.store !== undefined) bind<RunStore>(RUN_STORE).toConstantValue(checked.store);
+    if (checked.instrumentation !== undefined)
+      bind<RunInstrumentation>(INSTRUMENTATION).toConstantValue(checked.instrumentation);
+    if (checked.prices !== undefined) bind<PriceTable>(PRICES).toConstantValue(checked.prices);
     for (const [name, source] of sources)
       applyModelSource(bind(modelToken(name)), name, source, 'golemModule');
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });

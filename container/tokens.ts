@@ -34,6 +34,19 @@ export type AgentToken<C extends AgentClass> = Token<ResolvedAgent<C>>;
  */
 export const RUN_STORE: unique symbol = Symbol.for('golem.container.runStore');
 
+/**
+ * The instrumentation every agent of the container traces its runs with (e.g.
+ * `otelInstrumentation()` from `golem/otel`): bind it once with `golemModule({ instrumentation })`;
+ * an agent binding's own `instrumentation` option wins.
+ */
+export const INSTRUMENTATION: unique symbol = Symbol.for('golem.container.instrumentation');
+
+/**
+ * The price table every agent of the container prices its responses with (`result.cost`): bind it
+ * once with `golemModule({ prices })`; an agent binding's own `prices` option wins.
+ */
+export const PRICES: unique symbol = Symbol.for('golem.container.prices');
+
 /** Tokens are shared by every copy of the package loaded in one process. */
 interface TokenRegistry {
   readonly models: Map<string, Token<Model>>;

@@ -5,7 +5,9 @@ import type {
   Backoff,
   InstructionsFunction,
   Model,
+  PriceTable,
   RunContext,
+  RunInstrumentation,
   RunObserver,
   RunStore,
   Sleep,
@@ -17,6 +19,7 @@ import { compileAgentClass } from './compile/compile-agent';
 import { instructionsText } from './compile/compile-instructions';
 import { AgentDefinitionError, classNameOf, memberName } from './errors';
 import type { DepsOf, OutputOf, PausableOf } from './markers';
+import { boundGuardrails } from './bound-guardrails';
 
 /** What `agentFromClass` needs besides the instance: the model object and per-instance hooks. */
 export interface AgentFromClassOptions<Deps> {
@@ -32,8 +35,12 @@ export interface AgentFromClassOptions<Deps> {
   retryBackoff?: Backoff;
   /** Checkpoint every run in this store (durable runs); the container binds one with `golemModule({ store })`. */
   store?: RunStore;
-  /** The name stored with the agent's runs; default the class name. */
+  /** The name stored with the agent's runs and reported to tracing; default the class name. */
   name?: string;
+  /** Traces every run (e.g. `otelInstrumentation()` from `golem/otel`); the container binds one with `golemModule({ instrumentation })`. */
+  instrumentation?: RunInstrumentation;
+  /** Prices every response (`priceTable({...})`, `genaiPrices()`): `result.cost`, `usageLimit.cost`. */
+  prices?: PriceTable;
 }
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -77,8 +84,10 @@ export function agentFromClass<T extends object>(
       : boundInstructions<Deps>(instance, definition, piece.member),
   );
   const { output } = definition;
+  const guardrails = boundGuardrails<Deps>(instance, definition, definition.options.guardrails);
   const config: AgentConfig<Deps, unknown> = {
     ...definition.options,
+    ...(guardrails !== undefined && { guardrails }),
     model: options.model,
     tools: [...tools, ...(options.tools ?? [])],
     ...(instructions.length > 0 && { instructions }),
@@ -95,6 +104,8 @@ export function agentFromClass<T extends object>(
     ...(options.sleep !== undefined && { sleep: options.sleep }),
     ...(options.retryBackoff !== undefined && { retryBackoff: options.retryBackoff }),
     ...(options.store !== undefined && { store: options.store }),
+    ...(options.instrumentation !== undefined && { instrumentation: options.instrumentation }),
+    ...(options.prices !== undefined && { prices: options.prices }),
     name: options.name ?? definition.className,
   };
   try {
@@ -125,7 +136,8 @@ function methodOn(instance: object, definition: AgentDefinition, member: string 
   return method as Method;
 }
 
-function boundTool<Deps>(
+/** One `@Tool` method of `instance` as a validated engine tool. Internal (see `classTools`). */
+export function boundTool<Deps>(
   instance: object,
   definition: AgentDefinition,
   tool: ToolDefinitionInfo,

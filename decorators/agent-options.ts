@@ -1,4 +1,10 @@
-import type { HistoryProcessor, ModelSettings, UsageLimit } from '../src/index';
+import type {
+  Guardrails,
+  HistoryProcessor,
+  HostedTool,
+  ModelSettings,
+  UsageLimit,
+} from '../src/index';
 
 /**
  * What `@Agent(options)` declares for every instance of the class: the engine options that make
@@ -40,6 +46,10 @@ export interface AgentOptions {
   readonly turnTimeout?: number;
   /** Longest wait in ms a provider may impose before a retry; default 60 000. */
   readonly maxRetryWait?: number;
+  /** Provider-hosted tools (`webSearchTool()`…) the provider runs; never executed by Golem. */
+  readonly hostedTools?: readonly HostedTool[];
+  /** Guardrail objects for every instance (run before the class's `@Guardrail` methods of a phase). */
+  readonly guardrails?: Guardrails;
 }
 
 /** The option names `@Agent` accepts, for validation. */
@@ -59,4 +69,6 @@ export const AGENT_OPTION_NAMES: readonly (keyof AgentOptions)[] = Object.freeze
   'runTimeout',
   'turnTimeout',
   'maxRetryWait',
+  'hostedTools',
+  'guardrails',
 ]);

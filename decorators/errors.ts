@@ -42,7 +42,9 @@ export type AgentDefinitionErrorKind =
   /** `@Instructions` with a non-string text, or an instructions method that returned a non-string. */
   | 'instructions-not-string'
   /** An `@Agent` option, or the assembled agent configuration, is invalid. */
-  | 'invalid-option';
+  | 'invalid-option'
+  /** `@Guardrail` with an unknown phase or options, or on something that is not an instance method. */
+  | 'invalid-guardrail';
 
 /** Where a definition error was found. */
 export interface AgentDefinitionErrorInit {

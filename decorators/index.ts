@@ -3,9 +3,12 @@
  * `@Output`, `@Describe` and `@Nullable` record metadata; `compileAgentClass` compiles a class
  * once into a frozen definition (tools with JSON Schemas from class-validator metadata,
  * instructions, output decoder); `agentFromClass` turns an instance into an engine `Agent`.
- * Imports `reflect-metadata` itself, first, so decorated classes always see it.
+ * Needs the peers class-validator, class-transformer, class-validator-jsonschema and
+ * reflect-metadata: it checks them first (a `MissingPeerError` names the `npm install` command),
+ * then imports `reflect-metadata` itself, so decorated classes always see it.
  * @packageDocumentation
  */
+import './peers';
 import 'reflect-metadata';
 
 export { Agent } from './agent-decorator';
@@ -20,6 +23,12 @@ export type { OutputOptions } from './output-options';
 export { Describe } from './describe-decorator';
 export { Nullable } from './nullable-decorator';
 export { NoArgs } from './no-args';
+export { Guardrail } from './guardrail-decorator';
+export type {
+  GuardrailOptions,
+  GuardrailMethod,
+  GuardrailMethodPhase,
+} from './guardrail-decorator';
 
 export { OUTPUT_TYPE, DEPS_TYPE, PAUSABLE_TYPE } from './markers';
 export type {
@@ -38,8 +47,10 @@ export type {
   ToolDefinitionInfo,
   InstructionsPiece,
   OutputDefinitionInfo,
+  GuardrailDefinitionInfo,
 } from './compile/definition';
 export { agentFromClass } from './agent-from-class';
+export { classTools } from './class-tools';
 export type { AgentFromClassOptions } from './agent-from-class';
 
 export { dtoSchema, EMPTY_OBJECT_SCHEMA } from './schema/dto-schema';

@@ -15,6 +15,7 @@ export const METADATA_KEYS = Object.freeze({
   output: 'golem:output',
   nullable: 'golem:nullable',
   description: 'golem:description',
+  guardrails: 'golem:guardrails',
 });
 
 /** What `@Tool` records. */
@@ -36,6 +37,14 @@ export interface OutputRecord {
   readonly options: Readonly<OutputOptions>;
   /** How many times `@Output` was applied to this class (more than once is a definition error). */
   readonly count: number;
+}
+
+/** What `@Guardrail` records. */
+export interface GuardrailRecord {
+  readonly member: string | symbol;
+  readonly phase: unknown;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly isStatic: boolean;
 }
 
 /** What `@Agent` records. */

@@ -11,6 +11,7 @@ import { agentFromClass } from '../decorators/index';
 import { GolemNestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
 import { GolemModels } from './model-registry';
+import { GolemObservability } from './observability';
 import { atLeast, nestCoreVersion } from './peer';
 import {
   checkModelName,
@@ -137,10 +138,15 @@ function missingRoot(module: string): GolemNestError {
   );
 }
 
+/** The root module's observability, optional (a feature without forRoot fails on its model first). */
+const OBSERVABILITY = { token: GolemObservability, optional: true } as const;
+type Seen = GolemObservability | undefined;
+
 async function buildAgent(
   entry: Entry,
   host: FeatureHost,
   model: Model,
+  seen: Seen,
   request?: object,
 ): Promise<unknown> {
   const contextId = request === undefined ? undefined : ContextIdFactory.getByRequest(request);
@@ -156,6 +162,8 @@ async function buildAgent(
   const { observers } = entry;
   return agentFromClass(instance, {
     model,
+    ...(seen?.instrumentation !== undefined && { instrumentation: seen.instrumentation }),
+    ...(seen?.prices !== undefined && { prices: seen.prices }),
     ...(extra !== undefined && { tools: extra as readonly Tool[] }),
     ...(observers.length > 0 && {
       onEvent: (event) => {
@@ -231,14 +239,15 @@ export function featureModule(
         ? {
             provide: token,
             scope: Scope.REQUEST,
-            inject: [hostToken, getModelToken(entry.model), REQUEST],
-            useFactory: (host: FeatureHost, model: Model, request: object) =>
-              buildAgent(entry, host, model, request),
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, REQUEST],
+            useFactory: (host: FeatureHost, model: Model, seen: Seen, request: object) =>
+              buildAgent(entry, host, model, seen, request),
           }
         : {
             provide: token,
-            inject: [hostToken, getModelToken(entry.model)],
-            useFactory: (host: FeatureHost, model: Model) => buildAgent(entry, host, model),
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY],
+            useFactory: (host: FeatureHost, model: Model, seen: Seen) =>
+              buildAgent(entry, host, model, seen),
           };
     providers.push(provider, { provide: injectionTokenOf(entry.target), useExisting: token });
   }

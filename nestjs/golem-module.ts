@@ -4,6 +4,7 @@ import { diagnosticsModule } from './diagnostics';
 import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feature';
 import { GolemLifecycle } from './lifecycle';
 import { GolemModels } from './model-registry';
+import { GolemObservability } from './observability';
 import {
   checkAsyncOptions,
   checkOptions,
@@ -30,6 +31,12 @@ const shared: Provider[] = [
     provide: GolemLifecycle,
     inject: [GOLEM_OPTIONS],
     useFactory: (options: CheckedOptions) => new GolemLifecycle(options.closables),
+  },
+  {
+    provide: GolemObservability,
+    inject: [GOLEM_OPTIONS],
+    useFactory: (options: CheckedOptions) =>
+      new GolemObservability(options.instrumentation, options.prices),
   },
 ];
 
@@ -63,7 +70,7 @@ export class GolemModule {
       global: true,
       imports: [diagnosticsModule()],
       providers: [{ provide: GOLEM_OPTIONS, useValue: checked }, ...shared],
-      exports: [GolemModels, GolemLifecycle],
+      exports: [GolemModels, GolemLifecycle, GolemObservability],
     };
   }
 
@@ -89,7 +96,7 @@ export class GolemModule {
         },
         ...shared,
       ],
-      exports: [GolemModels, GolemLifecycle],
+      exports: [GolemModels, GolemLifecycle, GolemObservability],
     };
   }
 

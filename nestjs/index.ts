@@ -32,6 +32,7 @@ export type {
   CheckedSource,
 } from './model-source';
 export { GolemLifecycle } from './lifecycle';
+export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
 export type { AgentClass, InjectedAgent } from './tokens';
 export { sseFromRun, clientDisconnected } from './sse';

@@ -1,5 +1,6 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { isRecord } from '../src/index';
+import type { PriceTable, RunInstrumentation } from '../src/index';
 import { GolemNestError } from './errors';
 import {
   checkModelSource,
@@ -29,6 +30,10 @@ export interface GolemModuleOptions extends ModelStringSettings {
   defaultModel?: ModelSource;
   /** Closed, in reverse order, when the application shuts down (`app.close()`, a signal). */
   closables?: readonly Closable[];
+  /** Traces every agent's runs, e.g. `otelInstrumentation()` from `golem/otel` (one option for the app). */
+  instrumentation?: RunInstrumentation;
+  /** Prices every agent's responses: `priceTable({...})` from `golem` or `genaiPrices()`. */
+  prices?: PriceTable;
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -46,6 +51,8 @@ export interface CheckedOptions {
   readonly sources: ReadonlyMap<string, CheckedSource>;
   readonly settings: ModelStringSettings;
   readonly closables: readonly Closable[];
+  readonly instrumentation: RunInstrumentation | undefined;
+  readonly prices: PriceTable | undefined;
 }
 
 function invalid(where: string, message: string): GolemNestError {
@@ -72,6 +79,14 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
         throw invalid(where, `closables[${index}] has no close() method`);
     });
   }
+  const { instrumentation, prices } = options as GolemModuleOptions;
+  if (
+    instrumentation !== undefined &&
+    !(isRecord(instrumentation) && typeof instrumentation.startRun === 'function')
+  )
+    throw invalid(where, 'instrumentation must have startRun(info), e.g. otelInstrumentation()');
+  if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
+    throw invalid(where, 'prices must be a price table, e.g. priceTable({ ... }) from golem');
   const raw = new Map<string, unknown>(Object.entries(models ?? {}));
   if (defaultModel !== undefined) {
     if (raw.has('default'))
@@ -94,6 +109,8 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
       ...(o.resolveModelStrings !== undefined && { resolveModelStrings: o.resolveModelStrings }),
     },
     closables: [...(o.closables ?? [])],
+    instrumentation,
+    prices,
   };
 }
 

@@ -24,11 +24,13 @@ export interface RunErrorData {
 
 /**
  * One server-sent event of a streamed run, in the shape of Nest's `MessageEvent` (`type` is the
- * SSE `event:` field): `delta` for every model fragment, then exactly one `result` (data `R`,
+ * SSE `event:` field): `delta` for every model fragment (or `partial` for every output snapshot
+ * with the `partialOutput` option), then exactly one `result` (data `R`,
  * by default {@link RunResultData}) or one `error` ({@link RunErrorData}).
  */
 export type RunMessageEvent<R = RunResultData<unknown>> =
   | { readonly type: 'delta'; readonly data: Delta }
+  | { readonly type: 'partial'; readonly data: object | string }
   | { readonly type: 'result'; readonly data: R }
   | { readonly type: 'error'; readonly data: RunErrorData };
 
@@ -38,6 +40,11 @@ export interface RunEventsOptions<Output, Pausable extends boolean, R> {
   readonly result?: (result: RunResult<Output, Pausable>) => R;
   /** The `data` of the `error` event; default {@link runErrorData}. */
   readonly error?: (error: unknown) => RunErrorData;
+  /**
+   * Send `partial` events (the output so far, from `RunStream.partialOutput`; the last one is the
+   * validated output) instead of `delta` events; default `false`.
+   */
+  readonly partialOutput?: boolean;
 }
 
 /** Starts the run with the signal the helper aborts when the client goes away. */
@@ -76,7 +83,14 @@ export async function* runEvents<Output, Pausable extends boolean, R>(
   let event: RunMessageEvent<R>;
   try {
     const stream = start(signal);
-    for await (const delta of stream) yield { type: 'delta', data: delta };
+    if (options.partialOutput === true)
+      for await (const partial of stream.partialOutput) {
+        const data: unknown = partial;
+        // MessageEvent data is an object or a string: a bare number or boolean output has no partials.
+        if ((typeof data === 'object' && data !== null) || typeof data === 'string')
+          yield { type: 'partial', data };
+      }
+    else for await (const delta of stream) yield { type: 'delta', data: delta };
     const result = await stream.result;
     const data = options.result
       ? options.result(result)

@@ -1,3 +1,5 @@
+import type { PriceTable } from './model/cost';
+import type { HostedTool } from './model/hosted-tool';
 import type { JsonSchema } from './model/json';
 import type { Message } from './model/message';
 import type { Model } from './model/model';
@@ -6,12 +8,15 @@ import type { DeltaHandler } from './model/model';
 import type { ModelSettings } from './model/request';
 import type { RunObserver } from './engine/events';
 import type { HistoryProcessor } from './engine/history-processor';
+import type { RunInstrumentation } from './engine/instrumentation';
 import type { Instructions } from './engine/instructions';
 import type { Backoff, Sleep } from './engine/retry';
 import type { OutputToolConfig } from './engine/run-config';
 import type { UsageLimit } from './engine/usage-limit';
+import type { Guardrails } from './engine/guardrails';
 import type { OutputDecoder } from './output/decoder';
 import type { Tool } from './tool/tool';
+import type { RunStore } from './durable/port';
 
 /** Everything an agent is configured with. Invalid values throw `ConfigError` at construction. */
 export interface AgentConfig<Deps, Output> {
@@ -69,6 +74,40 @@ export interface AgentConfig<Deps, Output> {
    * the run at the `tool` stage, and `run()` is typed to return a completed result.
    */
   deferredTools?: boolean;
+  /**
+   * Checkpoint every run in this store (see durable runs): runs survive crashes and restarts,
+   * `run(prompt, { conversation })` continues stored conversations, `resumeRun(runId)` continues
+   * an interrupted run. Default none (runs live in memory only).
+   */
+  store?: RunStore;
+  /**
+   * The name stored with this agent's runs (for listing and operators) and reported to
+   * instrumentation (`gen_ai.agent.name`); default `'agent'`.
+   */
+  name?: string;
+  /**
+   * Traces and measures every run (e.g. `otelInstrumentation()` from `golem/otel`: OpenTelemetry
+   * GenAI spans and metrics). Default none.
+   */
+  instrumentation?: RunInstrumentation;
+  /**
+   * Prices every response (`priceTable({...})`, or `genaiPrices()` from `golem/prices`): the
+   * result gets `cost`, events and spans carry it, `usageLimit.cost` can bound it. Default none.
+   */
+  prices?: PriceTable;
+  /**
+   * Provider-hosted tools offered on every request (`webSearchTool()`, `fileSearchTool({…})`,
+   * `codeInterpreterTool()`): the provider runs them inside the model call and Golem never
+   * executes them; their calls and citations come back on the assistant messages
+   * (`hostedToolCalls`, `citations`). Adapters that cannot offer one fail before sending.
+   */
+  hostedTools?: readonly HostedTool[];
+  /**
+   * Checks on the run's input (before the first model call, or alongside it), its output (after
+   * decoding) and tool calls (arguments before, result after). A check passes, rewrites, or trips:
+   * the run fails at the `guardrail` stage, or (opt-in `onTrip: 'retry'`) the model corrects itself.
+   */
+  guardrails?: Guardrails<Deps, Output>;
 }
 
 /** Options of one run. */
@@ -77,7 +116,7 @@ export interface RunOptionsBase {
   history?: readonly Message[];
   /** Cancels the run. */
   signal?: AbortSignal;
-  /** Images appended to the prompt message. */
+  /** Parts (images, documents, audio) appended to the prompt message. */
   parts?: readonly Part[];
   /** Merged over the agent's `modelSettings` (shallow). */
   modelSettings?: ModelSettings;
@@ -87,6 +126,15 @@ export interface RunOptionsBase {
   timeout?: number;
   /** Replaces the agent's `turnTimeout` for this run (ms; 0 = no turn deadline). */
   turnTimeout?: number;
+  /**
+   * Continue the stored conversation with this id (created if new) and append this run to it;
+   * needs a store. Exclusive with `history`.
+   */
+  conversation?: string;
+  /** The stored run's id (default a random UUID); must be new. Needs a store. */
+  runId?: string;
+  /** Checkpoint this run in this store instead of the agent's `store`. */
+  store?: RunStore;
 }
 
 /** Run options; `deps` is required unless `Deps` admits `undefined`. */
@@ -100,9 +148,23 @@ export type StreamOptions<Deps> = RunOptions<Deps> & {
 };
 
 /** Options of a resumed run; `prompt` optionally continues the conversation. */
-export type ResumeOptions<Deps> = Omit<RunOptions<Deps>, 'history' | 'parts'> & {
+export type ResumeOptions<Deps> = Omit<
+  RunOptions<Deps>,
+  'history' | 'parts' | 'conversation' | 'runId'
+> & {
   prompt?: string;
   parts?: readonly Part[];
+  /** Streams the resumed run's model fragments (needs a `StreamingModel`; streamed turns are single-attempt). */
+  onDelta?: DeltaHandler;
+};
+
+/** Options of `resumeRun`: those of a run, without what a stored run already has. */
+export type ContinueOptions<Deps> = Omit<
+  RunOptions<Deps>,
+  'history' | 'parts' | 'conversation' | 'runId'
+> & {
+  /** Streams the continued run's model fragments (needs a `StreamingModel`; streamed turns are single-attempt). */
+  onDelta?: DeltaHandler;
 };
 
 /** The trailing options argument: optional exactly when `Deps` admits `undefined`. */

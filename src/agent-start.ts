@@ -11,7 +11,8 @@ import { describeError } from './model/error-base';
 import { isArrayValue, isRecord } from './model/guards';
 import type { Message } from './model/message';
 import { cloneMessage } from './model/message';
-import type { DeltaHandler } from './model/model';
+import type { DeltaHandler, Model } from './model/model';
+import { isStreamingModel } from './model/model';
 import type { Part } from './model/part';
 import type { ModelSettings } from './model/request';
 import { timeoutProblem } from './model/timeouts';
@@ -174,4 +175,12 @@ export function durableConfig(config: { name?: unknown; store?: unknown }): {
       );
   }
   return { name: name ?? 'agent', store: store as RunStore | undefined };
+}
+
+/** Throws `ConfigError` when `model` cannot stream (a run asked for deltas). Internal. */
+export function requireStreaming(model: Model): void {
+  if (!isStreamingModel(model))
+    throw new ConfigError(
+      `model ${model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
+    );
 }

@@ -2,6 +2,8 @@ import type { JsonSchema } from './model/json';
 import type { ToolSpec } from './model/request';
 import type { AgentConfig } from './agent-config';
 import { resolveObservability } from './agent-observability';
+import { hostedToolsConfig } from './agent-hosted-tools';
+import { guardrailsConfig } from './agent-guardrails';
 import { ConfigError } from './engine/errors';
 import type { EngineConfig } from './engine/run-config';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultBackoff, timerSleep } from './engine/retry';
@@ -65,7 +67,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   timeout('runTimeout', config.runTimeout);
   const turnTimeout = timeout('turnTimeout', config.turnTimeout);
   const maxRetryWait = retryWait(config.maxRetryWait);
-  const { prices } = resolveObservability(config as AgentConfig<unknown, unknown>);
+  const { prices } = resolveObservability(config);
   const registered = registerTools(config.tools ?? []);
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
@@ -104,6 +106,8 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     usageLimit: config.usageLimit,
     deferredTools: config.deferredTools === true,
     ...(prices !== undefined && { prices }),
+    ...hostedToolsConfig(config.hostedTools),
+    ...guardrailsConfig<Deps>(config.guardrails, registered),
   };
 }
 

@@ -1,4 +1,3 @@
-import type { Delta } from './model/delta';
 import type { Message } from './model/message';
 import { isArrayValue } from './model/guards';
 import type { DeltaHandler } from './model/model';
@@ -14,6 +13,7 @@ import type {
   StreamOptions,
 } from './agent-config';
 import { buildMessages, durableConfig, processHistory, requireStore } from './agent-start';
+import { requireStreaming } from './agent-start';
 import { runSettings, storeFor } from './agent-start';
 import type { DurableHost } from './durable/durable-run';
 import { continueStored, resumeStored, runStored } from './durable/durable-run';
@@ -30,8 +30,9 @@ import {
 import type { Tool } from './tool/tool';
 import { resolveConfig } from './agent-validate';
 import { traceStarter } from './agent-observability';
-import { DeltaQueue } from './engine/delta-stream';
-import { ConfigError, RunInputError } from './engine/errors';
+import type { RunStream } from './agent-stream';
+import { partialSource, startRunStream } from './agent-stream';
+import { RunInputError } from './engine/errors';
 import type { SettingsDefaults } from './agent-start';
 import type { HistoryProcessor } from './engine/history-processor';
 import type { Instructions } from './engine/instructions';
@@ -44,10 +45,7 @@ import { validateHistory, validatePromptParts } from './engine/validate-input';
 import type { OutputDecoder } from './output/decoder';
 import { decodeText } from './output/decode-text';
 
-/** A streaming run: iterate it for deltas; `result` settles with the run. */
-export interface RunStream<Output, Pausable extends boolean = false> extends AsyncIterable<Delta> {
-  readonly result: Promise<RunResult<Output, Pausable>>;
-}
+export type { RunStream } from './agent-stream';
 
 /**
  * An agent: a model, instructions, tools and a typed output boundary. Construction validates
@@ -106,6 +104,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     }
   }
 
+  /** Whether this agent's model streams (`runStream`, and `onDelta` on resumes, need it). */
+  get streaming(): boolean {
+    return isStreamingModel(this.engine.model);
+  }
+
   /**
    * Runs like `run` while streaming every model fragment. Iterate the returned stream for deltas
    * (or pass `onDelta`); `result` settles with the same result shape as `run`. Streamed turns are
@@ -115,19 +118,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     ...[options]: OptionsArg<Deps, StreamOptions<Deps>>
   ): RunStream<Output, Pausable> {
-    const opts = (options ?? {}) as StreamOptions<Deps>;
-    const queue = new DeltaQueue();
-    const handler: DeltaHandler = async (delta) => {
-      queue.push(delta);
-      if (opts.onDelta !== undefined) await opts.onDelta(delta);
-    };
-    const result = (async () => {
-      try {
-        if (!isStreamingModel(this.engine.model)) {
-          throw new ConfigError(
-            `model ${this.engine.model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
-          );
-        }
+    return startRunStream<Deps, Output, Pausable>(
+      (options ?? {}) as StreamOptions<Deps>,
+      partialSource(this.engine),
+      async (opts, handler) => {
+        requireStreaming(this.engine.model);
         const store = storeFor(opts, this.store);
         if (store !== undefined)
           return await runStored(this.host(opts), store, prompt, opts, handler);
@@ -137,12 +132,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         } finally {
           state.run.release();
         }
-      } finally {
-        queue.close();
-      }
-    })();
-    result.catch(() => undefined);
-    return Object.assign(queue, { result: result as Promise<RunResult<Output, Pausable>> });
+      },
+    );
   }
 
   /**
@@ -158,6 +149,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ResumeOptions<Deps>;
+    if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
     if (typeof history === 'string')
       return resumeStored(
         this.host(opts),
@@ -184,6 +176,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     ...[options]: OptionsArg<Deps, ContinueOptions<Deps>>
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ContinueOptions<Deps>;
+    if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
     return continueStored(this.host(opts), requireStore(opts, this.store, 'resumeRun'), runId);
   }
 
@@ -198,7 +191,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const { run, processed, parts } = await this.start(
       prompt,
       { ...opts, history },
-      undefined,
+      opts.onDelta,
       stored,
     );
     try {
@@ -224,14 +217,14 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
 
   /** This agent as the durable layer sees it, for one call's options. */
   private host(
-    options: RunOptionsBase & { deps?: Deps; prompt?: string },
+    options: RunOptionsBase & { deps?: Deps; prompt?: string; onDelta?: DeltaHandler },
   ): DurableHost<Deps, Output> {
     return {
       name: this.name,
       engine: this.engine,
       decoder: this.decoder,
       prepare: (prompt, history, onDelta) => this.prepare(prompt, { ...options, history }, onDelta),
-      settings: () => runSettings<Deps>(this.defaults, options, undefined),
+      settings: () => runSettings<Deps>(this.defaults, options, options.onDelta),
       prepareResume: (history, results, attach) =>
         this.resumeState(history, results, options as ResumeOptions<Deps>, attach),
     };

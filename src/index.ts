@@ -38,6 +38,8 @@ export type {
   Usage,
   UsageDetail,
   CacheSettings,
+  ResolvedCache,
+  BreakpointPlan,
   ModelPrice,
   Cost,
   PriceLookup,
@@ -65,7 +67,7 @@ export type {
   JsonPathSegment,
   RawJsonOptions,
   FallbackOptions,
-  PeerResolver,
+  PeerLoader,
 } from './model/index';
 export {
   ROLES,
@@ -107,6 +109,9 @@ export {
   PriceTableError,
   modelRef,
   MAX_CACHE_BREAKPOINTS,
+  resolveCache,
+  planBreakpoints,
+  checkPrice,
   isStreamingModel,
   GolemError,
   MissingPeerError,
@@ -199,8 +204,30 @@ export type {
   SchemaOutputOptions,
   NativeSchemaOutput,
   ToolSchemaOutput,
+  PartialJson,
 } from './output/index';
-export { decodeText, decodeJSON, schemaOutput, DEFAULT_OUTPUT_TOOL_NAME } from './output/index';
+export {
+  decodeText,
+  decodeJSON,
+  schemaOutput,
+  DEFAULT_OUTPUT_TOOL_NAME,
+  parsePartialJson,
+} from './output/index';
+export type {
+  DeepPartial,
+  GuardrailPhase,
+  GuardrailVerdict,
+  GuardrailResult,
+  GuardrailContext,
+  GuardrailInput,
+  GuardrailToolCall,
+  GuardrailCheck,
+  InputGuardrail,
+  OutputGuardrail,
+  ToolGuardrail,
+  Guardrails,
+} from './engine/index';
+export { verdict, GuardrailError } from './engine/index';
 
 export type {
   RunStage,

@@ -54,9 +54,12 @@ export interface RunIO {
 /** Exit codes: 0 success, 1 the run failed, 2 usage or setup errors. */
 export const RUN_EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2 });
 
-interface Prepared {
+/** A module's agent, ready to run: the resolved agent, its container, and the model line. */
+export interface Prepared {
   readonly agent: ResolvedAgent<LoadedAgentModule['agent']>;
   readonly modelLine: string;
+  /** The container it was resolved from (the class instance: `container.get(found.agent)`). */
+  readonly container: Container;
 }
 
 /**
@@ -64,7 +67,11 @@ interface Prepared {
  * load one, the agent class unless they bind it, and the agent's model binding — `--model` over
  * everything, else the module's binding, else `detectDefaultModel(env)`.
  */
-function prepare(found: LoadedAgentModule, args: RunArgs, io: RunIO): Prepared {
+export function prepare(
+  found: LoadedAgentModule,
+  args: Pick<RunArgs, 'model'>,
+  io: RunIO,
+): Prepared {
   const env = io.env ?? process.env;
   const definition = definitionOf(found.agent);
   const container = new Container({ autobind: true });
@@ -99,6 +106,7 @@ function prepare(found: LoadedAgentModule, args: RunArgs, io: RunIO): Prepared {
   return {
     agent: resolveAgent(container, found.agent),
     modelLine: `model: ${model.name ?? '(unnamed)'} (binding "${name}", ${source})`,
+    container,
   };
 }
 

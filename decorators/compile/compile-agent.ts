@@ -7,6 +7,7 @@ import type { AgentDefinition } from './definition';
 import { compileInstructions } from './compile-instructions';
 import { compileOutput } from './compile-output';
 import { compileTools } from './compile-tools';
+import { compileGuardrails } from './compile-guardrails';
 
 const cache = new WeakMap<object, AgentDefinition>();
 
@@ -39,6 +40,7 @@ export function compileAgentClass(target: unknown): AgentDefinition {
     instructions: Object.freeze(compileInstructions(target)),
     tools: Object.freeze(compileTools(target)),
     output: compileOutput(target),
+    guardrails: Object.freeze(compileGuardrails(target)),
   });
   checkAssembled(definition);
   cache.set(target, definition);

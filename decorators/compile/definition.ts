@@ -52,4 +52,20 @@ export interface AgentDefinition {
   readonly instructions: readonly InstructionsPiece[];
   readonly tools: readonly ToolDefinitionInfo[];
   readonly output: OutputDefinitionInfo | undefined;
+  /** The `@Guardrail` methods, base classes' first, in declaration order. */
+  readonly guardrails: readonly GuardrailDefinitionInfo[];
+}
+
+/** A compiled `@Guardrail` method. */
+export interface GuardrailDefinitionInfo {
+  /** The guardrail's name (events, errors): `options.name`, default the method name. */
+  readonly name: string;
+  readonly member: string | symbol;
+  readonly phase: 'input' | 'output' | 'tool_input' | 'tool_output';
+  /** Input guardrails: `'sequential'` (default) or `'parallel'`. */
+  readonly mode?: 'sequential' | 'parallel';
+  /** Output and tool guardrails: `'fail'` (default) or `'retry'`. */
+  readonly onTrip?: 'fail' | 'retry';
+  /** Tool guardrails: the tool names checked (default all). */
+  readonly tools?: readonly string[];
 }

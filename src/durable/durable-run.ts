@@ -262,6 +262,7 @@ async function settle<Deps, Output>(
       await recorder.finish(state, {
         status: 'completed',
         tail: nonSystem(result.messages).slice(base),
+        output: result.output,
       });
     }
   } catch (error) {

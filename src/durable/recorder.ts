@@ -1,9 +1,11 @@
+import type { Usage } from '../model/usage';
+import { USAGE_DETAILS } from '../model/usage';
 import type { CheckpointSource, RunCheckpoints } from '../engine/checkpoint';
 import type { PendingToolCalls } from '../engine/deferred-types';
 import type { Message, ToolCall } from '../model/message';
 import type { RunStore } from './port';
 import type { RunStatus, StoredRun } from './records';
-import { messagesJson } from './records';
+import { messagesJson, outputJson } from './records';
 import { finishRun, writeRun } from './store-ops';
 
 /** How a run segment ends in the store. Internal. */
@@ -13,6 +15,8 @@ export interface Finish {
   error?: { stage: string; message: string };
   /** The run's own messages, appended to its conversation when it completes. */
   tail?: readonly Message[];
+  /** A completed run's decoded output (stored as JSON). */
+  output?: unknown;
 }
 
 /**
@@ -89,6 +93,7 @@ export class Recorder implements RunCheckpoints {
     row.pending = finish.pending === undefined ? null : JSON.stringify(finish.pending);
     row.errorStage = finish.error?.stage ?? null;
     row.errorMessage = finish.error?.message ?? null;
+    row.output = outputJson(finish.output);
     row.leaseOwner = null;
     row.leaseExpiresAt = null;
     return this.enqueue(row, (next, expected) =>
@@ -140,10 +145,7 @@ export class Recorder implements RunCheckpoints {
       ...this.row,
       status,
       messages: messagesJson(messages),
-      usage: JSON.stringify({
-        inputTokens: source.usage.inputTokens,
-        outputTokens: source.usage.outputTokens,
-      }),
+      usage: usageJson(source.usage),
       requests: source.requests,
       toolCalls: source.toolCalls,
       turns: source.completedTurns,
@@ -151,6 +153,7 @@ export class Recorder implements RunCheckpoints {
       inFlight: this.inFlight.size === 0 ? null : JSON.stringify([...this.inFlight]),
       errorStage: null,
       errorMessage: null,
+      output: null,
     };
   }
 
@@ -182,4 +185,11 @@ export class Recorder implements RunCheckpoints {
     this.queue = queued;
     return queued;
   }
+}
+
+/** Stored usage: the two counts, then the detail counters the run has (additive keys). */
+function usageJson(usage: Usage): string {
+  const stored: Usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+  for (const key of USAGE_DETAILS) if (usage[key] !== undefined) stored[key] = usage[key];
+  return JSON.stringify(stored);
 }

@@ -1,6 +1,7 @@
 import type { PendingToolCall, PendingToolCalls } from '../engine/deferred-types';
 import type { Message } from '../model/message';
 import type { Usage } from '../model/usage';
+import { USAGE_DETAILS } from '../model/usage';
 import { decodeMessages, encodeMessage } from '../model/codec';
 import { describeError } from '../model/error-base';
 import { isRecord } from '../model/guards';
@@ -41,6 +42,12 @@ export interface StoredRun {
   leaseExpiresAt: number | null;
   /** Incremented by every write; a write names the version it replaces (optimistic concurrency). */
   version: number;
+  /**
+   * A completed run's decoded output as JSON text (`null` otherwise, or when it is not
+   * JSON-serialisable). Optional so adapters written before schema version 2 keep compiling;
+   * adapters store it verbatim like every other field.
+   */
+  output?: string | null;
 }
 
 /** A conversation as a store keeps it: its messages (durable codec JSON) and the run using it. */
@@ -78,6 +85,12 @@ export interface RunRecord {
   /** Who may write the run until when; absent when nobody holds it. */
   lease: { owner: string; expiresAt: number } | undefined;
   version: number;
+  /**
+   * A completed run's output as the agent decoded it, round-tripped through JSON (so a class
+   * instance comes back as a plain object); `undefined` for other runs, for runs stored before
+   * schema version 2, and for outputs JSON cannot represent.
+   */
+  output: unknown;
 }
 
 /** A stored conversation, decoded. */
@@ -137,9 +150,9 @@ function count(row: StoredRun, field: keyof StoredRun): number {
   return value;
 }
 
-function json(row: StoredRun, field: 'usage' | 'pending' | 'inFlight'): unknown {
+function json(row: StoredRun, field: 'usage' | 'pending' | 'inFlight' | 'output'): unknown {
   const text = row[field];
-  if (text === null) return undefined;
+  if (text === null || text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
@@ -152,7 +165,15 @@ function readUsage(row: StoredRun): Usage {
   const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
   if (!isRecord(value) || !ok(value.inputTokens) || !ok(value.outputTokens))
     throw corrupt('run', row.id, 'usage is not { inputTokens, outputTokens }');
-  return { inputTokens: value.inputTokens, outputTokens: value.outputTokens };
+  const usage: Usage = { inputTokens: value.inputTokens, outputTokens: value.outputTokens };
+  // Detail counters (cache, reasoning) were added later; rows without them stay valid.
+  for (const key of USAGE_DETAILS) {
+    const detail = value[key];
+    if (detail === undefined) continue;
+    if (!ok(detail)) throw corrupt('run', row.id, `usage.${key} is not a count`);
+    usage[key] = detail;
+  }
+  return usage;
 }
 
 function readPendingList(row: StoredRun, value: unknown, group: string): PendingToolCall[] {
@@ -227,7 +248,19 @@ export function decodeRun(row: StoredRun): RunRecord {
     updatedAt: count(row, 'updatedAt'),
     lease,
     version: count(row, 'version'),
+    output: json(row, 'output'),
   };
+}
+
+/** A run's decoded output as stored JSON text; `null` when there is none or JSON cannot hold it. */
+export function outputJson(output: unknown): string | null {
+  if (output === undefined) return null;
+  try {
+    const text = JSON.stringify(output) as string | undefined; // undefined for a function
+    return text ?? null;
+  } catch {
+    return null; // a BigInt or a cycle: the output stays in the result only
+  }
 }
 
 /** Decodes a stored conversation; malformed messages are a `corrupt` {@link StoreError}. */

@@ -5,10 +5,17 @@ import type { Usage } from '../model/usage';
 import type { RunCost } from './result';
 
 /** Where a run failed. Stable identifiers. */
-export type RunStage = 'model' | 'decode' | 'tool' | 'loop' | 'usage';
+export type RunStage = 'model' | 'decode' | 'tool' | 'loop' | 'usage' | 'guardrail';
 
 /** The stages, exactly as they appear in `RunError.stage`. */
-export const RUN_STAGES: readonly RunStage[] = ['model', 'decode', 'tool', 'loop', 'usage'];
+export const RUN_STAGES: readonly RunStage[] = [
+  'model',
+  'decode',
+  'tool',
+  'loop',
+  'usage',
+  'guardrail',
+];
 
 /** What a failed run had produced before it failed. */
 export interface PartialEvidence {

@@ -1,10 +1,27 @@
+import type { Cost } from '../model/cost';
+import type { Message } from '../model/message';
+import type { ModelRequest } from '../model/request';
 import type { Usage } from '../model/usage';
+import type { ToolUpdate } from '../tool/context';
+import type { GuardrailCheck } from './guardrails';
 
 /** What happened. */
 export type RunEventKind =
-  'model_start' | 'model_end' | 'tool_start' | 'tool_end' | 'output_rejected' | 'deferred';
+  | 'model_start'
+  | 'model_end'
+  | 'tool_start'
+  | 'tool_end'
+  | 'output_rejected'
+  | 'deferred'
+  | 'fallback'
+  | 'tool_progress'
+  | 'tool_log'
+  | 'guardrail';
 
-/** One observable step of a run. Advisory: `Result.messages` stays canonical. */
+/**
+ * One observable step of a run. Advisory: `Result.messages` stays canonical. Events carry the
+ * run's own objects (`request`, `message`): treat them as read-only.
+ */
 export interface RunEvent {
   kind: RunEventKind;
   /** 0-based model turn within the current loop execution. */
@@ -21,6 +38,29 @@ export interface RunEvent {
   usage?: Usage;
   /** Why an attempt, a tool call or an output failed. */
   error?: unknown;
+  /**
+   * The name of the model called (`model_start`, `model_end`: the agent's model, e.g.
+   * `openai:gpt-4o-mini` or `fallback(a, b)`); on `fallback`, the member that failed.
+   */
+  model?: string;
+  /** `model_start`: the request sent (messages, tool specs, settings). */
+  request?: ModelRequest;
+  /** `model_end` (success): the assistant message the model answered. */
+  message?: Message;
+  /** `model_end`: the provider's response id, when it sent one. */
+  responseId?: string;
+  /** `model_end`: the model the provider says answered, when it says. */
+  responseModel?: string;
+  /** `model_end`: the provider's finish reason, when known. */
+  finishReason?: string;
+  /** `model_end`: what this attempt cost, when the agent has `prices` and the model is priced. */
+  cost?: Cost;
+  /** `fallback`: the member a `FallbackModel` tries next (`model` is the one that failed). */
+  nextModel?: string;
+  /** `tool_progress`, `tool_log`: what a running tool reported through `ToolContext.report`. */
+  update?: ToolUpdate;
+  /** `guardrail`: which guardrail checked what, and how it decided (tool phases set `callId`, `toolName`). */
+  guardrail?: GuardrailCheck;
 }
 
 /** Receives run events synchronously; must not block. Exceptions are swallowed. */

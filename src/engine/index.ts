@@ -23,7 +23,14 @@ export type { RetryAfterTooLongInit } from './retry-after-error';
 export { RetryAfterTooLongError } from './retry-after-error';
 export { TurnTimeoutError } from './turn-deadline';
 export type { OutputToolConfig } from './run-config';
-export type { Result, CompletedResult, PausedResult, RunResult } from './result';
+export type { Result, CompletedResult, PausedResult, RunResult, RunCost } from './result';
+export type {
+  RunInstrumentation,
+  RunTrace,
+  RunStartInfo,
+  RunOutcome,
+  TraceScope,
+} from './instrumentation';
 export type {
   PendingToolCall,
   PendingToolCalls,
@@ -31,3 +38,18 @@ export type {
   DeferredResults,
 } from './deferred-types';
 export { StreamAbandonedError } from './delta-stream';
+export type { DeepPartial } from './partial-output';
+export type {
+  GuardrailPhase,
+  GuardrailVerdict,
+  GuardrailResult,
+  GuardrailContext,
+  GuardrailInput,
+  GuardrailToolCall,
+  GuardrailCheck,
+  InputGuardrail,
+  OutputGuardrail,
+  ToolGuardrail,
+  Guardrails,
+} from './guardrails';
+export { verdict, GuardrailError } from './guardrails';

@@ -33,6 +33,7 @@ export async function runLoop<Deps>(
       throw state.fail('loop', new TurnLimitError(config.maxIterations));
     const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };
     if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
+    if (config.hostedTools !== undefined) request.hostedTools = [...config.hostedTools];
     if (state.run.settings !== undefined) request.settings = state.run.settings;
     let response: ModelResponse;
     try {

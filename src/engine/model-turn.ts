@@ -1,12 +1,15 @@
 import { cancellationError } from '../model/cancellation';
 import { isRetryable, retryAfterOf } from '../model/errors';
 import type { Delta } from '../model/delta';
+import type { GenerateOptions } from '../model/model';
 import { isStreamingModel } from '../model/model';
 import type { ModelRequest } from '../model/request';
 import type { ModelResponse } from '../model/response';
 import { AttemptsExhaustedError, ConfigError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
+import { traced } from './instrumentation';
+import { callOptions, endEvent, price } from './model-turn-events';
 import { normaliseResponse } from './response';
 import { planRetry } from './retry';
 import { RetryAfterTooLongError } from './retry-after-error';
@@ -28,9 +31,14 @@ export async function modelTurn<Deps>(
 ): Promise<ModelResponse> {
   const { signal, onDelta } = state.run;
   const attempts = onDelta === undefined ? config.maxAttempts : 1;
+  const modelName = config.model.name;
   for (let attempt = 1; ; attempt++) {
-    if (state.observed) state.emit({ kind: 'model_start', turn, attempt });
+    if (state.observed)
+      state.emit({ kind: 'model_start', turn, attempt, model: modelName, request });
     state.requests++;
+    // Which model answers: the agent's, or the member a FallbackModel moved on to.
+    const answering = { name: modelName };
+    const options = callOptions(config, state, turn, attempt, answering);
     let response: ModelResponse;
     const deadline = startTurnDeadline(
       signal,
@@ -38,10 +46,11 @@ export async function modelTurn<Deps>(
       () => new TurnTimeoutError(config.model.name, state.run.turnTimeout, turn, attempt),
     );
     try {
-      const raw: unknown =
+      const call = (): Promise<unknown> =>
         onDelta === undefined
-          ? await config.model.generate(request, { signal: deadline.signal })
-          : await streamTurn(config, state, request, onDelta, deadline);
+          ? config.model.generate(request, withSignal(options, deadline.signal))
+          : streamTurn(config, state, request, onDelta, deadline, options);
+      const raw: unknown = await traced(state.run.trace, { kind: 'model', turn, attempt }, call);
       // A model that ignored its signal and answered late still timed out (as tools do).
       const late = deadline.expired();
       if (late !== undefined) throw late;
@@ -57,6 +66,7 @@ export async function modelTurn<Deps>(
           attempt,
           usage: { inputTokens: 0, outputTokens: 0 },
           error: cause,
+          model: modelName,
         });
       if (signal.aborted) throw cause;
       if (attempt >= attempts || !isRetryable(error))
@@ -74,8 +84,9 @@ export async function modelTurn<Deps>(
     } finally {
       deadline.release();
     }
-    if (state.observed)
-      state.emit({ kind: 'model_end', turn, attempt, usage: { ...response.usage } });
+    const cost =
+      config.prices === undefined ? undefined : price(config, state, response, answering);
+    if (state.observed) state.emit(endEvent(turn, attempt, modelName, response, cost));
     return response;
   }
 }
@@ -90,6 +101,7 @@ async function streamTurn<Deps>(
   request: ModelRequest,
   onDelta: (delta: Delta) => void | Promise<void>,
   deadline: TurnDeadline,
+  options: GenerateOptions | undefined,
 ): Promise<ModelResponse> {
   const model = config.model;
   if (!isStreamingModel(model))
@@ -104,7 +116,7 @@ async function streamTurn<Deps>(
         if (delta.content !== undefined) streamed += delta.content;
         return onDelta(delta);
       },
-      { signal: deadline.signal },
+      withSignal(options, deadline.signal),
     );
     const late = deadline.expired();
     if (late !== undefined) throw late;
@@ -113,4 +125,9 @@ async function streamTurn<Deps>(
     if (streamed !== '') state.interrupted = { role: 'assistant', content: streamed };
     throw error;
   }
+}
+
+/** The call options: the attempt's signal, plus `options` when the run needs more. */
+function withSignal(options: GenerateOptions | undefined, signal: AbortSignal): GenerateOptions {
+  return options === undefined ? { signal } : { ...options, signal };
 }

@@ -3,9 +3,11 @@ import type { Message, ToolCall } from '../model/message';
 import type { ModelResponse } from '../model/response';
 import type { ThinkingBlock } from '../model/thinking';
 import type { Usage } from '../model/usage';
+import { USAGE_DETAILS } from '../model/usage';
 import { isRecord } from '../model/guards';
 import { escapeLoneSurrogates } from '../model/lone-surrogates';
 import { showValue } from '../model/error-base';
+import { normaliseEvidence } from './response-evidence';
 
 /**
  * Validates and normalises what a model returned, without mutating it: the role defaults to
@@ -36,9 +38,12 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
   if (calls.length > 0) normalised.toolCalls = calls;
   const thinking = normaliseThinking(message.thinking, raw);
   if (thinking.length > 0) normalised.thinking = thinking;
+  Object.assign(normalised, normaliseEvidence(message, raw)); // hosted tools, citations, response id
   const result: ModelResponse = { message: normalised, usage: normaliseUsage(response.usage) };
   if (typeof response.finishReason === 'string') result.finishReason = response.finishReason;
   if (typeof response.modelName === 'string') result.modelName = response.modelName;
+  if (typeof response.responseId === 'string' && response.responseId !== '')
+    result.responseId = response.responseId;
   return result;
 }
 
@@ -89,7 +94,7 @@ function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
     if (typeof entry !== 'object' || entry === null)
       throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
     const block: ThinkingBlock = {};
-    for (const key of ['text', 'signature', 'redacted', 'provider', 'model'] as const) {
+    for (const key of ['text', 'signature', 'redacted', 'provider', 'model', 'id'] as const) {
       const field = (entry as Record<string, unknown>)[key];
       if (field === undefined || field === null || field === '') continue;
       if (typeof field !== 'string')
@@ -111,5 +116,14 @@ function normaliseUsage(value: unknown): Usage {
   >;
   const count = (n: unknown): number =>
     typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-  return { inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens) };
+  const normalised: Usage = {
+    inputTokens: count(usage.inputTokens),
+    outputTokens: count(usage.outputTokens),
+  };
+  // Detail counters stay absent unless reported: "not reported" differs from zero.
+  for (const key of USAGE_DETAILS) {
+    const detail = (usage as Record<string, unknown>)[key];
+    if (typeof detail === 'number' && Number.isFinite(detail)) normalised[key] = count(detail);
+  }
+  return normalised;
 }

@@ -7,6 +7,8 @@ import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { deniedText } from './texts';
 import { executeTool } from './tool-exec';
+import { toolGuard } from './guardrail-checks';
+import { atGuardrailStage } from './guardrail-input';
 import { toolReporter } from './tool-report';
 import { traced } from './instrumentation';
 
@@ -116,6 +118,7 @@ export async function resolveCalls<Deps>(
           approved: true,
           retry: 0,
           report: toolReporter(state, 0, call),
+          guard: toolGuard(config.guardrails, state, 0, call),
         }),
       );
       recordToolEnd(state, 0, call, outcome);
@@ -128,7 +131,7 @@ export async function resolveCalls<Deps>(
               { cause: outcome.error },
             )
           : outcome.error;
-        throw state.fail('tool', new ToolError(call.name, call.id, cause));
+        throw atGuardrailStage(state.fail('tool', new ToolError(call.name, call.id, cause)));
       }
       content = outcome.text;
     }

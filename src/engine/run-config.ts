@@ -1,8 +1,12 @@
+import type { PriceTable } from '../model/cost';
+import type { HostedTool } from '../model/hosted-tool';
 import type { JsonSchema } from '../model/json';
 import type { DeltaHandler, Model } from '../model/model';
 import type { ModelSettings, ToolSpec } from '../model/request';
 import type { Tool } from '../tool/tool';
+import type { Guardrails } from './guardrails';
 import type { RunObserver } from './events';
+import type { TraceHandle } from './instrumentation';
 import type { Backoff, Sleep } from './retry';
 import type { UsageLimit } from './usage-limit';
 
@@ -39,6 +43,12 @@ export interface EngineConfig<Deps> {
   readonly usageLimit: UsageLimit | undefined;
   /** Whether deferred calls may pause the run. */
   readonly deferredTools: boolean;
+  /** Prices each response's usage (result `cost`, `usageLimit.cost`); absent = no cost. */
+  readonly prices?: PriceTable | undefined;
+  /** Provider-hosted tools sent on every request (never executed by the engine). */
+  readonly hostedTools?: readonly HostedTool[] | undefined;
+  /** Input, output and tool guardrails (absent: none). */
+  readonly guardrails?: Guardrails<Deps> | undefined;
 }
 
 /** Per-run settings derived from the agent and the run options. Internal. */
@@ -51,6 +61,11 @@ export interface RunSettings<Deps> {
   readonly onDelta: DeltaHandler | undefined;
   /** Deadline of each model call (stream included) in ms, the run's own or the agent's; 0 = none. */
   readonly turnTimeout: number;
-  /** Unlinks the run's signal from the caller's signal and deadlines; called when the run ends. */
-  readonly release: () => void;
+  /**
+   * Unlinks the run's signal from the caller's signal and deadlines and ends the run's trace;
+   * called once when the run ends (with the error when it failed before its loop started).
+   */
+  readonly release: (error?: unknown) => void;
+  /** The run's trace, when the agent has an `instrumentation` that traces it. */
+  readonly trace?: TraceHandle | undefined;
 }

@@ -2,6 +2,8 @@ import type { ModelResponse } from '../model/response';
 import type { ToolCall } from '../model/message';
 import type { OutputDecoder } from '../output/decoder';
 import { AttemptsExhaustedError } from './errors';
+import { checkOutput } from './guardrail-checks';
+import { atGuardrailStage, openInputGate } from './guardrail-input';
 import type { LoopEnd } from './loop';
 import { runLoop } from './loop';
 import type { Result } from './result';
@@ -14,13 +16,32 @@ import { findModelRetry, retryReason } from './tool-batch';
 /**
  * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
  * feeds the rejection back and starts a new loop execution with fresh turn and tool budgets.
- * `first`, when given, is decoded instead of running the first loop execution.
+ * `first`, when given, is decoded instead of running the first loop execution. Input guardrails
+ * run first (parallel ones alongside the first model call), output guardrails after decoding; a
+ * run a guardrail stopped fails at the `guardrail` stage.
  */
 export async function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunState<Deps>,
   first?: LoopEnd,
+): Promise<Result<Output>> {
+  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, first);
+  const gate = await openInputGate(config, state, first !== undefined);
+  try {
+    return await decodeRounds(gate?.config ?? config, decoder, state, first);
+  } catch (error) {
+    throw atGuardrailStage(error);
+  } finally {
+    gate?.close();
+  }
+}
+
+async function decodeRounds<Deps, Output>(
+  config: EngineConfig<Deps>,
+  decoder: OutputDecoder<Output>,
+  state: RunState<Deps>,
+  first: LoopEnd | undefined,
 ): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
     // `first`: a stored run resumed after its final turn was committed decodes that turn.
@@ -35,6 +56,8 @@ export async function executeRun<Deps, Output>(
     let output: Output;
     try {
       output = await decoder(response, { signal: state.run.signal, deps: state.run.deps });
+      if (config.guardrails?.output !== undefined)
+        output = (await checkOutput(config.guardrails, state, output)) as Output;
     } catch (error) {
       const retry = findModelRetry(error);
       if (retry === undefined || round >= config.outputRetries) {

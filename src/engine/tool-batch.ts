@@ -17,6 +17,7 @@ import type { RunState } from './run-state';
 import { reasonText, toolRejectedText } from './texts';
 import type { ToolOutcome } from './tool-exec';
 import { executeTool } from './tool-exec';
+import { toolGuard } from './guardrail-checks';
 import { toolReporter } from './tool-report';
 import { traced } from './instrumentation';
 
@@ -195,6 +196,7 @@ async function executeGroups<Deps>(
         approved: false,
         retry: corrections.get(call.name) ?? 0,
         report: toolReporter(state, turn, call),
+        guard: toolGuard(config.guardrails, state, turn, call),
       }),
     );
   };

@@ -3,9 +3,10 @@ import { describeError } from '../model/error-base';
 import { ModelRetry } from '../model/errors';
 import type { ToolCall } from '../model/message';
 import { parseUntrustedJson } from '../model/safe-json';
-import type { ToolContext } from '../tool/context';
+import type { ToolContext, ToolUpdate } from '../tool/context';
 import { requireApproval } from '../tool/errors';
 import type { Tool } from '../tool/tool';
+import type { ToolGuard } from './guardrail-checks';
 
 /** How one execution ended. Internal. */
 export type ToolOutcome =
@@ -21,6 +22,10 @@ export interface ExecutionInput<Deps> {
   timeout: number;
   approved: boolean;
   retry: number;
+  /** Delivers the tool's reports as run events; absent when the run is not observed. */
+  report?: ((update: ToolUpdate) => void) | undefined;
+  /** The tool guardrails of this call, when any applies. */
+  guard?: ToolGuard | undefined;
 }
 
 /**
@@ -101,16 +106,19 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
     rawArgs: call.args,
     approved: input.approved,
     retry: input.retry,
+    ...(input.report !== undefined && { report: input.report }),
   };
   if (!input.approved && tool.approval !== undefined && tool.approval !== false) {
     const needed = tool.approval === true ? true : await tool.approval(args, ctx);
     if (needed) throw requireApproval();
   }
+  const guard = input.guard;
+  if (guard !== undefined) args = await guard.before(args, signal);
   const text: unknown = await tool.execute(args, ctx);
   if (typeof text !== 'string') {
     throw new TypeError(
       `tool "${tool.name}" returned ${text === null ? 'null' : typeof text}; a tool must return a string for the model`,
     );
   }
-  return text;
+  return guard === undefined ? text : guard.after(args, text, signal);
 }

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { encodeEvidence, readEvidence } from './codec-evidence';
 import { HistoryFormatError } from './history-error';
 import { escapeLoneSurrogates } from './lone-surrogates';
 import { ROLES, type Message, type Role, type ToolCall } from './message';
@@ -28,7 +29,7 @@ export const ARGS_MAX_DEPTH = 256;
 /** Nesting levels around `args`: the history array, the message, `toolCalls` and the call. */
 const ENVELOPE_DEPTH = 4;
 /** Keys of a thinking block, in contract order (provenance last: added later, additively). */
-const BLOCK_KEYS = ['text', 'signature', 'redacted', 'provider', 'model'] as const;
+const BLOCK_KEYS = ['text', 'signature', 'redacted', 'provider', 'model', 'id'] as const;
 /** Optional string keys of a tool call after `args`, in contract order. */
 const CALL_KEYS = ['signature', 'signatureProvider', 'signatureModel'] as const;
 /** Default limits of {@link decodeMessages}: 64 MiB of text, args nested up to {@link ARGS_MAX_DEPTH}. */
@@ -121,6 +122,7 @@ function encodeAt(value: unknown, index: number | undefined): string {
     out.push(
       `"thinking":[${mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`,
     );
+  out.push(...encodeEvidence(m, index)); // hosted tool calls, citations, response id (additive)
   return `{${out.join(',')}}`;
 }
 
@@ -137,7 +139,7 @@ function encodePart(value: unknown, index: number | undefined, at: string): stri
         `"data":"${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}"`,
       );
   }
-  emitStrings(out, p, ['mediaType'], index, at);
+  emitStrings(out, p, ['mediaType', 'name'], index, at);
   return `{${out.join(',')}}`;
 }
 
@@ -222,6 +224,7 @@ function readMessage(value: unknown, index: number, mode: ReadMode): Message {
   const thinking = optionalArray(m, 'thinking', index);
   if (thinking)
     message.thinking = mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
+  readEvidence(message, m, index); // hosted tool calls, citations, response id (additive)
   return message;
 }
 
@@ -236,7 +239,7 @@ function readPart(value: unknown, index: number, at: string): Part {
   );
   const data = optionalString(p, 'data', index, at);
   if (data !== undefined) part.data = decodeBase64(data, index, `${at}.data`);
-  return copyStrings(part, p, ['mediaType'], index, at);
+  return copyStrings(part, p, ['mediaType', 'name'], index, at);
 }
 
 function readCall(value: unknown, index: number, at: string, mode: ReadMode): ToolCall {

@@ -1,7 +1,13 @@
 import { cancellationError } from './cancellation';
 import { GolemError, describeError, hasKind } from './error-base';
 import { isRetryable, retryAfterOf } from './errors';
-import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from './model';
+import type {
+  DeltaHandler,
+  FallbackTransition,
+  GenerateOptions,
+  Model,
+  StreamingModel,
+} from './model';
 import { isStreamingModel } from './model';
 import { isRecord } from './guards';
 import type { ModelRequest } from './request';
@@ -91,7 +97,7 @@ export class FallbackModel implements StreamingModel {
   }
 
   async generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {
-    return this.attempt(options.signal, (model) => model.generate(request, options));
+    return this.attempt(options, (model) => model.generate(request, options));
   }
 
   async stream(
@@ -112,14 +118,14 @@ export class FallbackModel implements StreamingModel {
       return onDelta(delta);
     };
     return this.attempt(
-      options.signal,
+      options,
       (_model, i) => (streaming[i] as StreamingModel).stream(request, forward, options),
       () => forwarded,
     );
   }
 
   private async attempt(
-    signal: AbortSignal | undefined,
+    { signal, onFallback }: GenerateOptions,
     call: (model: Model, index: number) => Promise<ModelResponse>,
     committed: () => boolean = () => false,
   ): Promise<ModelResponse> {
@@ -133,8 +139,28 @@ export class FallbackModel implements StreamingModel {
         if (committed()) throw error;
         if (i === this.models.length - 1) throw new FallbackExhaustedError(errors);
         if (!this.shouldFallback(error)) throw error;
+        if (onFallback !== undefined) announce(onFallback, this.models, i, error);
       }
     }
     throw new FallbackConfigError('FallbackModel has no members');
+  }
+}
+
+/** Tells `onFallback` that member `failed` gave way to the next; its exceptions are ignored. */
+function announce(
+  onFallback: (transition: FallbackTransition) => void,
+  models: readonly Model[],
+  failed: number,
+  error: unknown,
+): void {
+  try {
+    onFallback({
+      from: models[failed]?.name ?? `#${failed}`,
+      to: models[failed + 1]?.name ?? `#${failed + 1}`,
+      index: failed + 1,
+      error,
+    });
+  } catch {
+    // Observers are advisory: they never change which model answers.
   }
 }

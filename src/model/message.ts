@@ -1,3 +1,5 @@
+import type { Citation, HostedToolCall } from './evidence';
+import { copyEvidence } from './evidence';
 import type { Part } from './part';
 import type { ThinkingBlock } from './thinking';
 
@@ -31,7 +33,7 @@ export interface Message {
   role: Role;
   /** Text content; absent and empty are equivalent. */
   content?: string;
-  /** Non-text content (images); user messages only. */
+  /** Non-text content (images, documents, audio); user messages only. */
   parts?: Part[];
   /** Calls requested by an assistant message; they decide the turn. */
   toolCalls?: ToolCall[];
@@ -41,6 +43,24 @@ export interface Message {
   toolName?: string;
   /** Assistant reasoning blocks, in provider order. */
   thinking?: ThinkingBlock[];
+  /**
+   * A prompt-cache breakpoint after this message: providers with explicit caching (Anthropic,
+   * Bedrock) cache the conversation up to and including it. A hint; providers without explicit
+   * caching ignore it. See `ModelSettings.cache`.
+   */
+  cachePoint?: boolean;
+  /**
+   * On assistant messages: calls of provider-hosted tools (web search, file search, code
+   * interpreter) the provider ran during this turn. Evidence only: Golem never executes them.
+   */
+  hostedToolCalls?: HostedToolCall[];
+  /** On assistant messages: the sources the text cites (annotations, grounding), in order. */
+  citations?: Citation[];
+  /**
+   * On assistant messages: the provider's id of the response that produced it, kept by adapters
+   * that can continue a conversation server-side (OpenAI Responses `previous_response_id`).
+   */
+  responseId?: string;
 }
 
 /** A system message. */
@@ -48,7 +68,7 @@ export function systemMessage(content: string): Message {
   return { role: 'system', content };
 }
 
-/** A user message, optionally with parts (images). */
+/** A user message, optionally with parts (images, documents, audio). */
 export function userMessage(content: string, parts?: Part[]): Message {
   return parts !== undefined && parts.length > 0
     ? { role: 'user', content, parts }
@@ -77,5 +97,7 @@ export function cloneMessage(message: Message): Message {
     );
   if (message.toolCalls) copy.toolCalls = message.toolCalls.map((c) => ({ ...c }));
   if (message.thinking) copy.thinking = message.thinking.map((b) => ({ ...b }));
+  if (message.hostedToolCalls) copy.hostedToolCalls = copyEvidence(message.hostedToolCalls);
+  if (message.citations) copy.citations = copyEvidence(message.citations);
   return copy;
 }

@@ -2,10 +2,28 @@ import type { Delta } from './delta';
 import type { ModelRequest } from './request';
 import type { ModelResponse } from './response';
 
+/** A `FallbackModel` moving on from a failed member to the next one. */
+export interface FallbackTransition {
+  /** The name of the member that failed. */
+  readonly from: string;
+  /** The name of the member tried next. */
+  readonly to: string;
+  /** The 0-based position of `to` in the chain. */
+  readonly index: number;
+  /** Why `from` failed. */
+  readonly error: unknown;
+}
+
 /** Options of one provider call. */
 export interface GenerateOptions {
   /** Aborts the call; adapters must stop work and reject with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Told, synchronously, each time a `FallbackModel` (at any depth) moves to its next member;
+   * exceptions it throws are ignored. The engine sets it when a run is observed (the `fallback`
+   * run event) or priced. Adapters ignore it.
+   */
+  onFallback?: (transition: FallbackTransition) => void;
 }
 
 /** The provider port: one request in, one normalised response out. */

@@ -1,4 +1,6 @@
 import type { JsonSchema } from './json';
+import type { CacheSettings } from './cache';
+import type { HostedTool } from './hosted-tool';
 import type { Message } from './message';
 
 /** A tool as advertised to the model. */
@@ -36,6 +38,13 @@ export interface ModelSettings {
   /** Reasoning effort for models that take one (`low` … `high`). */
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
   thinking?: ThinkingSettings;
+  /**
+   * Prompt caching, provider-neutral: `true` caches the instructions, the tool definitions and the
+   * conversation so far; an object picks (see `CacheSettings`). Adapters map it to their provider
+   * (Anthropic `cache_control` breakpoints, Bedrock `cachePoint` blocks, OpenAI `prompt_cache_key`)
+   * and ignore what it lacks. Messages marked `cachePoint: true` add breakpoints of their own.
+   */
+  cache?: boolean | CacheSettings;
   /** Provider-specific top-level fields merged into the request body by adapters that allow it. */
   extraBody?: Record<string, unknown>;
 }
@@ -47,4 +56,10 @@ export interface ModelRequest {
   /** Native structured-output schema, sent unchanged on every request of a run. */
   outputSchema?: JsonSchema;
   settings?: ModelSettings;
+  /**
+   * Provider-hosted tools (web search, file search, code interpreter) offered to the model next
+   * to `tools`. The provider runs them; adapters that cannot offer one throw
+   * `UnsupportedHostedToolError` before sending, adapters unaware of them ignore them.
+   */
+  hostedTools?: HostedTool[];
 }

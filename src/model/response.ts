@@ -10,4 +10,6 @@ export interface ModelResponse {
   finishReason?: string;
   /** The model that actually answered, when the provider says. */
   modelName?: string;
+  /** The provider's id of this response (`chatcmpl-…`, `msg_…`, Gemini `responseId`), when it sends one. */
+  responseId?: string;
 }

@@ -18,6 +18,11 @@ export interface ThinkingBlock {
    * replay reasoning, record the model the response names).
    */
   model?: string;
+  /**
+   * The provider's id of the reasoning item (OpenAI Responses `rs_…`), replayed with it. Only
+   * adapters whose API addresses reasoning by id set it.
+   */
+  id?: string;
 }
 
 /** A text-only thinking block. */

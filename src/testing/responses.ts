@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../model/message';
 import type { ModelResponse } from '../model/response';
 import type { Usage } from '../model/usage';
+import { USAGE_DETAILS } from '../model/usage';
 
 /** A tool call to script with {@link toolCallResponse}. */
 export interface ScriptedToolCall {
@@ -57,5 +58,14 @@ function argsText(call: ScriptedToolCall): string {
 }
 
 function usageOf(usage: Partial<Usage> | undefined): Usage {
-  return { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 };
+  const out: Usage = {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+  };
+  // Detail counters (cache, reasoning) are kept only when given: "not reported" is not zero.
+  for (const key of USAGE_DETAILS) {
+    const value = usage?.[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }

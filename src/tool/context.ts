@@ -1,3 +1,12 @@
+/**
+ * Something a running tool reports before it returns: progress (`progress` of `total`, with an
+ * optional message) or a log line (`level` as in syslog, e.g. `info`, `warning`; `data` is any
+ * JSON value). Advisory; surfaced as `tool_progress` / `tool_log` run events.
+ */
+export type ToolUpdate =
+  | { kind: 'progress'; progress: number; total?: number; message?: string }
+  | { kind: 'log'; level: string; data: unknown; logger?: string };
+
 /** What a tool execution receives besides its arguments. */
 export interface ToolContext<Deps = unknown> {
   /** The run's dependency value, identical for every tool in the run. */
@@ -14,4 +23,9 @@ export interface ToolContext<Deps = unknown> {
   readonly approved: boolean;
   /** Corrections already fed back for this tool in the current loop execution. */
   readonly retry: number;
+  /**
+   * Reports progress or a log line of this execution to the run's observers (a `tool_progress`
+   * or `tool_log` event). Present only while the run is observed; never throws.
+   */
+  readonly report?: (update: ToolUpdate) => void;
 }

@@ -1,6 +1,6 @@
 export type { Tool, ApprovalPolicy } from './tool';
 export { toolSpec } from './tool';
-export type { ToolContext } from './context';
+export type { ToolContext, ToolUpdate } from './context';
 export type {
   ToolDefinition,
   ToolDefinitionBase,

@@ -38,6 +38,13 @@ const TYPESCRIPT_EXAMPLES = [
   'standard-schema',
   'record-replay',
   'durable-approval',
+  'observability',
+  'document-input',
+  'openai-responses',
+  'mcp-server',
+  'mcp-resources-prompts',
+  'streaming-structured-output',
+  'guardrails',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(

@@ -4,6 +4,7 @@
  */
 import { POSTGRES_URL, redactedUrl } from './postgres-url';
 import { testPool } from './pg';
+import { REDIS_URL, testRedis } from './redis';
 
 export default async function requireServices(): Promise<void> {
   const pool = testPool();
@@ -16,5 +17,16 @@ export default async function requireServices(): Promise<void> {
     );
   } finally {
     await pool.end().catch(() => undefined);
+  }
+  const redis = testRedis();
+  try {
+    await redis.ping();
+  } catch (error) {
+    throw new Error(
+      `test:services needs Redis at ${redactedUrl(REDIS_URL)} (set GOLEM_TEST_REDIS_URL to use another server): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  } finally {
+    redis.disconnect();
   }
 }

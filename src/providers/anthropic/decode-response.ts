@@ -5,6 +5,7 @@ import type { ThinkingOrigin } from '../shared/provenance';
 import { errorFromEnvelope } from './errors';
 import { readUsage, thinkingBlock, toResponse, type AssembledTurn } from './normalise';
 import { PROVIDER } from './options';
+import { readServerEvidence } from './server-tools';
 
 function protocolError(message: string, cause?: unknown): ModelProtocolError {
   return new ModelProtocolError(PROVIDER, message, { cause });
@@ -18,8 +19,9 @@ function str(value: unknown, what: string): string {
 /**
  * Normalises a non-streamed message body: text blocks concatenated in order, `tool_use` blocks
  * as tool calls (args = the JSON text of `input`, `{}` when absent), `thinking` and
- * `redacted_thinking` blocks as thinking blocks in order; other block types (server tools,
- * citations…) are ignored. Thinking blocks are stamped with `origin` (the adapter's provider and
+ * `redacted_thinking` blocks as thinking blocks in order; server tool blocks (web search) and
+ * text citations become the message's `hostedToolCalls` and `citations` (`readServerEvidence`);
+ * other block types are ignored. Thinking blocks are stamped with `origin` (the adapter's provider and
  * configured model). A body that is not a message is a `ModelProtocolError`.
  */
 export function decodeMessage(
@@ -38,6 +40,7 @@ export function decodeMessage(
     usage: readUsage(body.usage),
     stopReason: body.stop_reason,
     model: body.model,
+    id: body.id,
     origin,
   };
   body.content.forEach((block: unknown, i) => {
@@ -75,5 +78,5 @@ export function decodeMessage(
         return;
     }
   });
-  return toResponse(turn);
+  return toResponse({ ...turn, ...readServerEvidence(body.content) });
 }

@@ -4,19 +4,24 @@ import { partProblem, type Part } from '../../model/part';
 import { ModelProtocolError } from '../../model/provider-errors';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './options';
+import { checkInlineSize, mediaBlock } from './encode-parts';
 import type {
   WireAssistantBlock,
+  WireDocument,
   WireImage,
   WireMessage,
   WireText,
   WireToolResult,
   WireToolUse,
+  WireUserBlock,
 } from './wire';
 
 /** The conversation in the API's shape: top-level `system` plus alternating turns. */
 export interface EncodedConversation {
   system: string | undefined;
   messages: WireMessage[];
+  /** The last wire block each neutral message produced, by message index (for cache breakpoints). */
+  lastBlocks: ReadonlyMap<number, WireUserBlock | WireAssistantBlock>;
 }
 
 /** A request that cannot be encoded faithfully (nothing was sent). */
@@ -25,23 +30,28 @@ export function encodingError(message: string): ModelProtocolError {
 }
 
 type Turn =
-  | { role: 'user'; results: WireToolResult[]; blocks: (WireText | WireImage)[] }
+  | { role: 'user'; results: WireToolResult[]; blocks: (WireText | WireImage | WireDocument)[] }
   | { role: 'assistant'; blocks: WireAssistantBlock[] };
 
 /**
  * Translates neutral messages. System messages are joined with a blank line into `system`
  * (wherever they appear); user messages and tool results form `user` turns, assistant messages
  * `assistant` turns. Consecutive turns of the same side are merged because the API requires
- * alternation; in a merged user turn the `tool_result` blocks come first, then text and images
- * in order. A message that yields no block (empty text, nothing else) is skipped. Thinking is
+ * alternation; in a merged user turn the `tool_result` blocks come first, then text, images and
+ * documents in order (see `mediaBlock`; inline parts are capped at the API's 32 MB request size). A message that yields no block (empty text, nothing else) is skipped. Thinking is
  * replayed only when it came from `target` (see {@link assistantBlocks}).
  */
 export function encodeMessages(
   messages: readonly Message[],
   target: ThinkingOrigin,
 ): EncodedConversation {
+  checkInlineSize(messages);
   const system: string[] = [];
   const turns: Turn[] = [];
+  const lastBlocks = new Map<number, WireUserBlock | WireAssistantBlock>();
+  const remember = (i: number, block: WireUserBlock | WireAssistantBlock | undefined): void => {
+    if (block !== undefined) lastBlocks.set(i, block);
+  };
   messages.forEach((message, i) => {
     switch (message.role) {
       case 'system':
@@ -49,15 +59,22 @@ export function encodeMessages(
           throw encodingError(`message ${i}: parts are only supported on user messages`);
         if (message.content !== undefined && message.content !== '') system.push(message.content);
         return;
-      case 'user':
-        userTurn(turns).blocks.push(...userBlocks(message, i));
+      case 'user': {
+        const blocks = userBlocks(message, i);
+        userTurn(turns).blocks.push(...blocks);
+        remember(i, blocks.at(-1));
         return;
-      case 'tool':
-        userTurn(turns).results.push(toolResult(message, i));
+      }
+      case 'tool': {
+        const block = toolResult(message, i);
+        userTurn(turns).results.push(block);
+        remember(i, block);
         return;
+      }
       case 'assistant': {
         const blocks = assistantBlocks(message, i, target);
         if (blocks.length === 0) return;
+        remember(i, blocks.at(-1));
         const last = turns.at(-1);
         if (last?.role === 'assistant') last.blocks.push(...blocks);
         else turns.push({ role: 'assistant', blocks });
@@ -73,7 +90,11 @@ export function encodeMessages(
     else if (turn.results.length + turn.blocks.length > 0)
       wire.push({ role: 'user', content: [...turn.results, ...turn.blocks] });
   }
-  return { system: system.length === 0 ? undefined : system.join('\n\n'), messages: wire };
+  return {
+    system: system.length === 0 ? undefined : system.join('\n\n'),
+    messages: wire,
+    lastBlocks,
+  };
 }
 
 function userTurn(turns: Turn[]): Extract<Turn, { role: 'user' }> {
@@ -84,19 +105,20 @@ function userTurn(turns: Turn[]): Extract<Turn, { role: 'user' }> {
   return turn;
 }
 
-function userBlocks(message: Message, i: number): (WireText | WireImage)[] {
-  const blocks: (WireText | WireImage)[] = [];
+function userBlocks(message: Message, i: number): (WireText | WireImage | WireDocument)[] {
+  const blocks: (WireText | WireImage | WireDocument)[] = [];
   if (message.content !== undefined && message.content !== '')
     blocks.push({ type: 'text', text: message.content });
-  (message.parts ?? []).forEach((part, j) => blocks.push(imageBlock(part, i, j)));
+  (message.parts ?? []).forEach((part, j) => blocks.push(partBlock(part, i, j)));
   return blocks;
 }
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
-function imageBlock(part: Part, i: number, j: number): WireImage {
+function partBlock(part: Part, i: number, j: number): WireImage | WireDocument {
   const problem = partProblem(part);
   if (problem !== undefined) throw encodingError(`message ${i} part ${j}: ${problem}`);
+  if (part.kind !== 'image') return mediaBlock(part, { message: i, part: j });
   if (part.data !== undefined && part.data.length > 0)
     return {
       type: 'image',

@@ -1,10 +1,19 @@
 import { isRecord } from '../../model/guards';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ModelRequest, ModelSettings, ThinkingSettings, ToolSpec } from '../../model/request';
+import { resolveCache } from '../../model/cache';
+import { applyCacheControl } from './cache-control';
 import { encodeMessages } from './encode-messages';
 import { checkThinking, isIntegerAtLeast, PROVIDER, type AnthropicConfig } from './options';
 import { compileOutputSchema } from './schema';
-import type { WireOutputConfig, WireRequest, WireThinkingConfig, WireTool } from './wire';
+import { serverTools } from './server-tools';
+import type {
+  WireOutputConfig,
+  WireRequest,
+  WireServerTool,
+  WireThinkingConfig,
+  WireTool,
+} from './wire';
 
 /** `reasoningEffort` → `output_config.effort`; the API has no `minimal`, the closest is `low`. */
 const EFFORT_OF_REASONING: Readonly<Record<string, string>> = {
@@ -35,7 +44,7 @@ export function encodeRequest(
   if (!isRecord(request) || !Array.isArray(request.messages))
     fail('the request must have a `messages` array');
   const settings: ModelSettings = request.settings ?? {};
-  const { system, messages } = encodeMessages(request.messages, {
+  const { system, messages, lastBlocks } = encodeMessages(request.messages, {
     provider: PROVIDER,
     model: config.model,
   });
@@ -47,7 +56,15 @@ export function encodeRequest(
   };
   if (system !== undefined) body.system = system;
   const tools = toolList((request as { tools?: unknown }).tools);
-  if (tools.length > 0) body.tools = tools.map(encodeTool);
+  const wireTools: (WireTool | WireServerTool)[] = tools.map(encodeTool);
+  wireTools.push(
+    ...serverTools(
+      request,
+      tools.map((tool) => tool.name),
+    ),
+  );
+  if (wireTools.length > 0) body.tools = wireTools;
+  applyCacheControl(body, request.messages, lastBlocks, resolveCache(settings.cache, PROVIDER));
   if (settings.temperature !== undefined)
     body.temperature = unitInterval(settings.temperature, 'temperature');
   if (settings.topP !== undefined) body.top_p = unitInterval(settings.topP, 'topP');

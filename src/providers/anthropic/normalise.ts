@@ -1,8 +1,10 @@
+import type { Citation, HostedToolCall } from '../../model/evidence';
 import { isRecord } from '../../model/guards';
 import type { Message, ToolCall } from '../../model/message';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
 import type { Usage } from '../../model/usage';
+import { usageOf } from '../../model/usage';
 import { stampBlock, type ThinkingOrigin } from '../shared/provenance';
 
 /** `stop_reason` → normalised finish reason; unknown values pass through lower-cased. */
@@ -48,13 +50,16 @@ export function readUsage(value: unknown, previous: WireUsage = {}): WireUsage {
 
 /**
  * Neutral usage: input counts every prompt token the request processed — `input_tokens` plus
- * cache writes and cache reads (the API reports them apart); output is `output_tokens`.
+ * cache writes and cache reads (the API reports them apart, `input_tokens` excluding both); cache
+ * reads and writes are also reported on their own. Output is `output_tokens` (thinking included;
+ * the API reports no separate reasoning count).
  */
 export function toUsage(usage: WireUsage): Usage {
-  return {
-    inputTokens: (usage.input ?? 0) + (usage.cacheCreation ?? 0) + (usage.cacheRead ?? 0),
-    outputTokens: usage.output ?? 0,
-  };
+  return usageOf(
+    (usage.input ?? 0) + (usage.cacheCreation ?? 0) + (usage.cacheRead ?? 0),
+    usage.output ?? 0,
+    { cacheReadTokens: usage.cacheRead, cacheWriteTokens: usage.cacheCreation },
+  );
 }
 
 /** The parts of an assistant turn, in provider order. */
@@ -65,8 +70,14 @@ export interface AssembledTurn {
   usage: WireUsage;
   stopReason: unknown;
   model: unknown;
+  /** The message's `id` (`msg_…`), when it has one. */
+  id?: unknown;
   /** Who produced the turn; its thinking blocks are stamped with it. */
   origin?: ThinkingOrigin | undefined;
+  /** Server tool calls (web search) the API ran during the turn. */
+  hostedToolCalls?: HostedToolCall[];
+  /** Sources the text cites. */
+  citations?: Citation[];
 }
 
 /** A thinking block from wire fields; empty strings are left out. */
@@ -87,9 +98,13 @@ export function toResponse(turn: AssembledTurn): ModelResponse {
       turn.origin === undefined
         ? turn.thinking
         : turn.thinking.map((block) => stampBlock(block, turn.origin as ThinkingOrigin));
+  if (turn.hostedToolCalls !== undefined && turn.hostedToolCalls.length > 0)
+    message.hostedToolCalls = turn.hostedToolCalls;
+  if (turn.citations !== undefined && turn.citations.length > 0) message.citations = turn.citations;
   const response: ModelResponse = { message, usage: toUsage(turn.usage) };
   const finishReason = finishReasonOf(turn.stopReason);
   if (finishReason !== undefined) response.finishReason = finishReason;
   if (typeof turn.model === 'string' && turn.model !== '') response.modelName = turn.model;
+  if (typeof turn.id === 'string' && turn.id !== '') response.responseId = turn.id;
   return response;
 }

@@ -9,9 +9,11 @@ import type { ThinkingOrigin } from '../shared/provenance';
 import { streamErrorEvent } from './errors';
 import { readUsage, thinkingBlock, toResponse, type WireUsage } from './normalise';
 import { PROVIDER } from './options';
+import { readServerEvidence } from './server-tools';
+import { preview, toolArgs } from './stream-args';
 
 type Block =
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; text: string; citations: unknown[] }
   | {
       kind: 'tool';
       ordinal: number;
@@ -23,7 +25,7 @@ type Block =
     }
   | { kind: 'thinking'; ordinal: number; text: string; signature: string }
   | { kind: 'redacted'; ordinal: number; data: string }
-  | { kind: 'other' };
+  | { kind: 'other'; raw: Record<string, unknown>; input: string };
 
 function protocolError(message: string, cause?: unknown): ModelProtocolError {
   return new ModelProtocolError(PROVIDER, `stream: ${message}`, { cause });
@@ -48,7 +50,8 @@ export class StreamAssembler {
   private thoughts = 0;
   private usage: WireUsage = {};
   private stopReason: unknown;
-  private model: unknown;
+  /** The `model` and `id` of `message_start`. */
+  private head: { model?: unknown; id?: unknown } = {};
   private done = false;
   private final = false;
 
@@ -90,7 +93,7 @@ export class StreamAssembler {
     switch (type) {
       case 'message_start': {
         const message = isRecord(payload.message) ? payload.message : {};
-        this.model = message.model;
+        this.head = { model: message.model, id: message.id };
         this.usage = readUsage(message.usage, this.usage);
         return;
       }
@@ -124,13 +127,18 @@ export class StreamAssembler {
     let text = '';
     const toolCalls = [];
     const thinking = [];
+    const content: unknown[] = []; // text and server-tool blocks, for the hosted-tool evidence
     for (const block of this.order) {
-      if (block.kind === 'text') text += block.text;
+      if (block.kind === 'text') {
+        text += block.text;
+        content.push({ type: 'text', text: block.text, citations: block.citations });
+      } else if (block.kind === 'other')
+        content.push(block.input === '' ? block.raw : { ...block.raw, input: parsed(block.input) });
       else if (block.kind === 'tool')
         toolCalls.push({ id: block.id, name: block.name, args: toolArgs(block) });
       else if (block.kind === 'redacted') {
         if (block.data !== '') thinking.push({ redacted: block.data });
-      } else if (block.kind === 'thinking') {
+      } else {
         const assembled = thinkingBlock(block.text, block.signature);
         if (assembled !== undefined) thinking.push(assembled);
       }
@@ -141,8 +149,10 @@ export class StreamAssembler {
       thinking,
       usage: this.usage,
       stopReason: this.stopReason,
-      model: this.model,
+      model: this.head.model,
+      id: this.head.id,
       origin: this.origin,
+      ...readServerEvidence(content),
     });
   }
 
@@ -190,7 +200,11 @@ export class StreamAssembler {
     const where = `content_block_start ${index}`;
     switch (cb.type) {
       case 'text':
-        return { kind: 'text', text: str(cb.text ?? '', `${where} text`) };
+        return {
+          kind: 'text',
+          text: str(cb.text ?? '', `${where} text`),
+          citations: Array.isArray(cb.citations) ? [...(cb.citations as unknown[])] : [],
+        };
       case 'tool_use': {
         const input = cb.input;
         if (input !== undefined && input !== null && !isRecord(input))
@@ -214,8 +228,8 @@ export class StreamAssembler {
         };
       case 'redacted_thinking':
         return { kind: 'redacted', ordinal: this.thoughts++, data: str(cb.data, `${where} data`) };
-      default:
-        return { kind: 'other' };
+      default: // server tools (web search) and block types added later: kept for the evidence
+        return { kind: 'other', raw: cb, input: '' };
     }
   }
 
@@ -223,7 +237,11 @@ export class StreamAssembler {
     const block = this.block(payload);
     const delta = payload.delta;
     if (!isRecord(delta)) throw protocolError('content_block_delta has no delta object');
-    if (block.kind === 'other') return;
+    if (block.kind === 'other') {
+      if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string')
+        block.input += delta.partial_json; // a server tool's input (the search query)
+      return;
+    }
     const mismatch = (): ModelProtocolError =>
       protocolError(`a ${String(delta.type)} arrived for a ${block.kind} block`);
     switch (delta.type) {
@@ -256,8 +274,11 @@ export class StreamAssembler {
         if (signature !== '') await this.emit({ thinking: [{ index: block.ordinal, signature }] });
         return;
       }
+      case 'citations_delta':
+        if (block.kind === 'text' && isRecord(delta.citation)) block.citations.push(delta.citation);
+        return;
       default:
-        return; // citations and delta types added later carry nothing this adapter keeps
+        return; // delta types added later carry nothing this adapter keeps
     }
   }
 
@@ -269,29 +290,11 @@ export class StreamAssembler {
   }
 }
 
-/**
- * The args of a streamed call, normalised as `generate` would: `{}` when nothing arrived, else
- * the input re-serialised. A finished block whose input is not a JSON object is a protocol error;
- * a block cut off before its stop (`max_tokens`) keeps its raw, partial text.
- */
-function toolArgs(block: Extract<Block, { kind: 'tool' }>): string {
-  const raw = block.args !== '' ? block.args : block.startInput;
-  if (raw.trim() === '') return '{}';
-  let input: unknown;
+/** A server tool's streamed input: the parsed JSON, or the raw text when it does not parse. */
+function parsed(input: string): unknown {
   try {
-    input = JSON.parse(raw);
-  } catch (cause) {
-    if (!block.stopped) return raw;
-    throw protocolError(
-      `the input of tool call ${JSON.stringify(block.id)} (${block.name}) is not valid JSON`,
-      cause,
-    );
+    return JSON.parse(input);
+  } catch {
+    return input;
   }
-  if (isRecord(input)) return JSON.stringify(input);
-  if (!block.stopped) return raw;
-  throw protocolError(`the input of tool call ${JSON.stringify(block.id)} is not a JSON object`);
-}
-
-function preview(data: string): string {
-  return JSON.stringify(data.length > 120 ? `${data.slice(0, 120)}…` : data);
 }

@@ -4,16 +4,38 @@
  */
 import type { JsonObject, JsonSchema } from '../../model/json';
 
+/** A prompt-cache breakpoint on a block, a tool or the system prompt (`ttl` default 5 minutes). */
+export interface WireCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
 /** A text block. */
 export interface WireText {
   type: 'text';
   text: string;
+  cache_control?: WireCacheControl;
 }
 
 /** An image block: a URL or inline base64 bytes. */
 export interface WireImage {
   type: 'image';
   source: { type: 'url'; url: string } | { type: 'base64'; media_type: string; data: string };
+  cache_control?: WireCacheControl;
+}
+
+/**
+ * A document block: a PDF as base64 bytes or by URL, or plain text; `title` names it for the
+ * model (and in citations).
+ */
+export interface WireDocument {
+  type: 'document';
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string }
+    | { type: 'url'; url: string };
+  title?: string;
+  cache_control?: WireCacheControl;
 }
 
 /** A tool result answering a `tool_use` block by id. */
@@ -21,6 +43,7 @@ export interface WireToolResult {
   type: 'tool_result';
   tool_use_id: string;
   content?: string;
+  cache_control?: WireCacheControl;
 }
 
 /** A tool call of the assistant. */
@@ -29,6 +52,7 @@ export interface WireToolUse {
   id: string;
   name: string;
   input: JsonObject;
+  cache_control?: WireCacheControl;
 }
 
 /** Readable reasoning with its signature. */
@@ -45,7 +69,7 @@ export interface WireRedactedThinking {
 }
 
 /** Blocks of a `user` turn. */
-export type WireUserBlock = WireToolResult | WireText | WireImage;
+export type WireUserBlock = WireToolResult | WireText | WireImage | WireDocument;
 
 /** Blocks of an `assistant` turn. */
 export type WireAssistantBlock = WireThinking | WireRedactedThinking | WireText | WireToolUse;
@@ -59,6 +83,14 @@ export interface WireTool {
   name: string;
   description?: string;
   input_schema: JsonSchema;
+  cache_control?: WireCacheControl;
+}
+
+/** A server tool the API runs itself (`web_search_20250305`…), with its own fields. */
+export interface WireServerTool {
+  type: string;
+  name: string;
+  [field: string]: unknown;
 }
 
 /** The `thinking` request field. */
@@ -81,8 +113,8 @@ export interface WireRequest {
   model: string;
   max_tokens: number;
   messages: WireMessage[];
-  system?: string;
-  tools?: WireTool[];
+  system?: string | WireText[];
+  tools?: (WireTool | WireServerTool)[];
   temperature?: number;
   top_p?: number;
   stop_sequences?: string[];

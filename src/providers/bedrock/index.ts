@@ -3,7 +3,13 @@
  * an optional peer dependency, loaded only when a model is built.
  */
 export { BedrockModel, bedrock } from './model';
-export type { BedrockOptions, BedrockCredentials } from './options';
+export type {
+  BedrockOptions,
+  BedrockCredentials,
+  BedrockCredentialIdentity,
+  BedrockClient,
+  BedrockClientConfig,
+} from './options';
 export type { BedrockSdk, BedrockSdkLoader } from './sdk';
 export { SDK_PACKAGE } from './sdk';
 export { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';

@@ -10,6 +10,7 @@ import type { Part } from '../../model/part';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ThinkingBlock } from '../../model/thinking';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
+import { mediaBlock, type DocumentNames } from './media';
 import { PROVIDER } from './sdk';
 
 /** A JSON document as the SDK types it (tool input, schemas, extra model fields). */
@@ -19,6 +20,8 @@ export type Document = NonNullable<ToolUseBlock['input']>;
 export interface ConverseConversation {
   system: SystemContentBlock[];
   messages: BedrockMessage[];
+  /** Where each neutral message's blocks end: its turn's content array and its last block's index. */
+  ends: ReadonlyMap<number, { blocks: ContentBlock[]; last: number }>;
 }
 
 const IMAGE_FORMATS: Record<string, ImageFormat> = {
@@ -31,8 +34,8 @@ const IMAGE_FORMATS: Record<string, ImageFormat> = {
 
 /**
  * Translates golem messages to Converse: system messages to `system` text blocks; user messages
- * to `user` text + image blocks; assistant messages to stored reasoning (replayed unchanged),
- * then text, then `toolUse` blocks; tool results to `toolResult` blocks on the user side.
+ * to `user` text, image, document and audio blocks (see `mediaBlock`); assistant messages to
+ * stored reasoning (replayed unchanged), then text, then `toolUse` blocks; tool results to `toolResult` blocks on the user side.
  * Consecutive messages of the same side are merged (Converse requires alternation); messages
  * with nothing to send are skipped. Unsupported content throws `ModelConfigError` before
  * anything is signed or sent. Reasoning is replayed only to the model that produced it (`modelId`;
@@ -45,6 +48,8 @@ export function toConverseConversation(
   const target: ThinkingOrigin = { provider: PROVIDER, model: modelId };
   const system: SystemContentBlock[] = [];
   const out: BedrockMessage[] = [];
+  const names: DocumentNames = new Set();
+  const ends = new Map<number, { blocks: ContentBlock[]; last: number }>();
   messages.forEach((message, i) => {
     if (message.role === 'system') {
       if (message.content !== undefined && message.content !== '')
@@ -57,31 +62,44 @@ export function toConverseConversation(
         `message ${i}: parts are only supported on user messages (role ${message.role})`,
       );
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = blocksOf(message, i, target);
+    const blocks = blocksOf(message, i, target, names);
     if (blocks.length === 0) return;
     const last = out[out.length - 1];
-    if (last?.role === role) (last.content ??= []).push(...blocks);
+    let turn = blocks;
+    if (last?.role === role) (turn = last.content ??= []).push(...blocks);
     else out.push({ role, content: blocks });
+    ends.set(i, { blocks: turn, last: turn.length - 1 });
   });
-  return { system, messages: out };
+  return { system, messages: out, ends };
 }
 
-function blocksOf(message: Message, index: number, target: ThinkingOrigin): ContentBlock[] {
+function blocksOf(
+  message: Message,
+  index: number,
+  target: ThinkingOrigin,
+  names: DocumentNames,
+): ContentBlock[] {
   switch (message.role) {
     case 'assistant':
       return assistantBlocks(message, target);
     case 'tool':
       return [toolResultBlock(message, index)];
     default:
-      return userBlocks(message, index);
+      return userBlocks(message, index, names);
   }
 }
 
-function userBlocks(message: Message, index: number): ContentBlock[] {
+function userBlocks(message: Message, index: number, names: DocumentNames): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   if (message.content !== undefined && message.content !== '')
     blocks.push({ text: message.content });
-  (message.parts ?? []).forEach((part, j) => blocks.push(imageBlock(part, index, j)));
+  (message.parts ?? []).forEach((part, j) =>
+    blocks.push(
+      part.kind === 'image'
+        ? imageBlock(part, index, j)
+        : mediaBlock(message, part, { message: index, part: j }, names),
+    ),
+  );
   return blocks;
 }
 

@@ -1,4 +1,5 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { awsSdk, resolveClient, type AwsBedrockSdk } from './client';
 import { throwIfCancelled } from '../../model/cancellation';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
 import { ModelProtocolError } from '../../model/provider-errors';
@@ -10,7 +11,6 @@ import { CallScope } from '../shared/call-scope';
 import {
   limitsOf,
   maxFrameBytesOf,
-  resolveClient,
   settingsOf,
   validateOptions,
   type BedrockOptions,
@@ -19,7 +19,7 @@ import {
 import { toConverseInput, type RequestDefaults } from './request';
 import { ResponseGuard } from './response-guard';
 import { fromConverseOutput } from './response';
-import { PROVIDER, loadBedrockSdk, type BedrockSdk } from './sdk';
+import { PROVIDER, loadBedrockSdk } from './sdk';
 import { StreamAssembler } from './stream';
 
 /**
@@ -33,7 +33,7 @@ export class BedrockModel implements StreamingModel {
   readonly name: string;
   /** The Bedrock model id requests are sent to. */
   readonly modelId: string;
-  private readonly sdk: BedrockSdk;
+  private readonly sdk: AwsBedrockSdk;
   private readonly client: BedrockRuntimeClient;
   private readonly ownsClient: boolean;
   private readonly secrets: readonly string[];
@@ -45,7 +45,7 @@ export class BedrockModel implements StreamingModel {
     validateOptions(options);
     this.modelId = options.model;
     this.name = `${PROVIDER}:${options.model}`;
-    this.sdk = loadBedrockSdk(options.loadSdk);
+    this.sdk = awsSdk(loadBedrockSdk(options.loadSdk));
     const resolved = resolveClient(options, this.sdk);
     this.client = resolved.client;
     this.ownsClient = resolved.owned;

@@ -1,17 +1,49 @@
-import type {
-  BedrockRuntimeClient,
-  BedrockRuntimeClientConfig,
-} from '@aws-sdk/client-bedrock-runtime';
 import { ModelConfigError } from '../../model/provider-errors';
 import { MAX_TIMEOUT_MS } from '../../model/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { ModelSettings, ThinkingSettings } from '../../model/request';
 import { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
-import { PROVIDER, type BedrockSdk, type BedrockSdkLoader } from './sdk';
+import { PROVIDER, type BedrockSdkLoader } from './sdk';
 import { validateSettings } from './settings';
 
-/** AWS credentials as the SDK takes them: static keys or a credential provider function. */
-export type BedrockCredentials = BedrockRuntimeClientConfig['credentials'];
+/**
+ * Static AWS credentials, as the AWS SDK's `AwsCredentialIdentity`. Typed here by shape, so
+ * golem's declarations compile without the SDK's types installed.
+ */
+export interface BedrockCredentialIdentity {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+  readonly expiration?: Date;
+  readonly credentialScope?: string;
+  readonly accountId?: string;
+}
+
+/**
+ * AWS credentials as the SDK takes them: static keys or a credential provider function (the
+ * SDK's `fromIni()`, `fromNodeProviderChain()`…).
+ */
+export type BedrockCredentials =
+  | BedrockCredentialIdentity
+  | ((properties?: Record<string, unknown>) => Promise<BedrockCredentialIdentity>);
+
+/**
+ * A `BedrockRuntimeClient` of `@aws-sdk/client-bedrock-runtime`, typed by what the adapter uses
+ * of it (golem's declarations do not need the SDK's types).
+ */
+export interface BedrockClient {
+  send(command: never, options?: never): Promise<unknown>;
+  destroy(): void;
+  readonly config: object;
+}
+
+/**
+ * A `BedrockRuntimeClientConfig` of `@aws-sdk/client-bedrock-runtime` (`requestHandler`,
+ * `maxAttempts`, …), passed to the client the adapter builds. Typed by shape (any object), so
+ * golem's declarations compile without the SDK; write `satisfies BedrockRuntimeClientConfig`
+ * on it for the SDK's own checking.
+ */
+export type BedrockClientConfig = object;
 
 /** Configuration of a Bedrock model (Converse / ConverseStream). */
 export interface BedrockOptions {
@@ -24,7 +56,7 @@ export interface BedrockOptions {
    * client configuration the adapter builds its client from (`maxAttempts` defaults to 1: the
    * agent, not the SDK, retries). Inject `requestHandler` here to change the transport.
    */
-  client?: BedrockRuntimeClient | BedrockRuntimeClientConfig;
+  client?: BedrockClient | BedrockClientConfig;
   /** Static credentials or a provider; default: the AWS SDK's standard credential chain. */
   credentials?: BedrockCredentials;
   /** Endpoint override (VPC endpoint, proxy, local test server). */
@@ -54,14 +86,6 @@ export interface BedrockOptions {
   errorBodyTimeout?: number;
   /** Loads `@aws-sdk/client-bedrock-runtime`; default a lazy `require`. */
   loadSdk?: BedrockSdkLoader;
-}
-
-/** A constructed client and whether the adapter owns it. */
-export interface ResolvedClient {
-  client: BedrockRuntimeClient;
-  owned: boolean;
-  /** Secret credential values to redact from messages. */
-  secrets: string[];
 }
 
 /**
@@ -130,46 +154,6 @@ export function settingsOf(options: BedrockOptions): ModelSettings {
 /** The configured frame cap. */
 export function maxFrameBytesOf(options: BedrockOptions): number {
   return options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-}
-
-/**
- * Uses the given client instance, or builds one from the client configuration plus the
- * adapter's region, credentials and endpoint (`maxAttempts` 1 unless configured). Region,
- * credentials or endpoint next to a client instance is a configuration conflict.
- */
-export function resolveClient(options: BedrockOptions, sdk: BedrockSdk): ResolvedClient {
-  const given = options.client;
-  if (isClientInstance(given)) {
-    if (
-      options.region !== undefined ||
-      options.credentials !== undefined ||
-      options.endpoint !== undefined
-    )
-      throw new ModelConfigError(
-        PROVIDER,
-        'region, credentials and endpoint belong on the BedrockRuntimeClient you pass as `client`, not on the adapter',
-      );
-    return { client: given, owned: false, secrets: secretsOf(given.config.credentials) };
-  }
-  const config: BedrockRuntimeClientConfig = { maxAttempts: 1, ...given };
-  if (options.region !== undefined) config.region = options.region;
-  if (options.credentials !== undefined) config.credentials = options.credentials;
-  if (options.endpoint !== undefined) config.endpoint = options.endpoint;
-  return {
-    client: new sdk.BedrockRuntimeClient(config),
-    owned: true,
-    secrets: secretsOf(config.credentials),
-  };
-}
-
-function isClientInstance(client: BedrockOptions['client']): client is BedrockRuntimeClient {
-  return typeof (client as { send?: unknown } | undefined)?.send === 'function';
-}
-
-function secretsOf(credentials: unknown): string[] {
-  if (typeof credentials !== 'object' || credentials === null) return [];
-  const { secretAccessKey, sessionToken } = credentials as Record<string, unknown>;
-  return [secretAccessKey, sessionToken].filter(nonEmpty);
 }
 
 function nonEmpty(value: unknown): value is string {

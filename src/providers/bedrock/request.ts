@@ -1,7 +1,11 @@
 import type { ConverseCommandInput, Tool } from '@aws-sdk/client-bedrock-runtime';
 import type { JsonSchema } from '../../model/json';
 import type { ModelRequest, ModelSettings, ToolSpec } from '../../model/request';
+import { resolveCache } from '../../model/cache';
+import { applyCachePoints } from './cache-points';
+import { refuseHostedTools } from '../shared/hosted';
 import { toConverseConversation, type Document } from './messages';
+import { PROVIDER } from './sdk';
 import { mergeSettings, settingsFields, validateSettings } from './settings';
 
 /** What the adapter adds to every request. */
@@ -26,12 +30,18 @@ export function toConverseInput(
   defaults: RequestDefaults,
 ): ConverseCommandInput {
   if (request.settings !== undefined) validateSettings(request.settings, 'request settings');
+  refuseHostedTools(
+    PROVIDER,
+    request,
+    'Converse runs no provider-hosted tools; use golem/providers/openai-responses, anthropic or gemini for web search',
+  );
   const settings = mergeSettings(defaults.settings, request.settings);
-  const { system, messages } = toConverseConversation(request.messages, defaults.modelId);
+  const { system, messages, ends } = toConverseConversation(request.messages, defaults.modelId);
   const fields = settingsFields(settings, defaults.additionalModelRequestFields);
   const input: ConverseCommandInput = { modelId: defaults.modelId, messages };
   if (system.length > 0) input.system = system;
   if (request.tools.length > 0) input.toolConfig = { tools: request.tools.map(toolOf) };
+  applyCachePoints(input, request.messages, ends, resolveCache(settings.cache, PROVIDER));
   if (fields.inferenceConfig !== undefined) input.inferenceConfig = fields.inferenceConfig;
   if (fields.additionalModelRequestFields !== undefined)
     input.additionalModelRequestFields = fields.additionalModelRequestFields;

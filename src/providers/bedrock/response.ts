@@ -9,6 +9,7 @@ import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import type { ThinkingBlock } from '../../model/thinking';
 import type { Usage } from '../../model/usage';
+import { usageOf as neutralUsage } from '../../model/usage';
 import { stampBlock } from '../shared/provenance';
 import { PROVIDER } from './sdk';
 
@@ -30,9 +31,18 @@ export function finishReasonOf(stopReason: string | undefined): string | undefin
   return FINISH_REASONS[stopReason] ?? stopReason.toLowerCase();
 }
 
-/** Usage from Converse token counts; absent counts are zero. */
+/**
+ * Usage from Converse token counts; absent counts are zero. Converse reports `inputTokens`
+ * without the cache reads and writes (like Anthropic), so input is their sum; cache reads and
+ * writes are also reported on their own. No reasoning count is reported apart.
+ */
 export function usageOf(usage: TokenUsage | undefined): Usage {
-  return { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 };
+  const read = usage?.cacheReadInputTokens ?? 0;
+  const write = usage?.cacheWriteInputTokens ?? 0;
+  return neutralUsage((usage?.inputTokens ?? 0) + read + write, usage?.outputTokens ?? 0, {
+    cacheReadTokens: read,
+    cacheWriteTokens: write,
+  });
 }
 
 /** Opaque redacted reasoning bytes as the base64 text golem stores. */

@@ -1,4 +1,3 @@
-import type * as BedrockRuntime from '@aws-sdk/client-bedrock-runtime';
 import { ModelConfigError } from '../../model/provider-errors';
 
 /** The provider label used in errors and model names. */
@@ -7,11 +6,14 @@ export const PROVIDER = 'bedrock';
 /** The npm package that provides the Bedrock client (an optional peer dependency of golem). */
 export const SDK_PACKAGE = '@aws-sdk/client-bedrock-runtime';
 
-/** The parts of `@aws-sdk/client-bedrock-runtime` the adapter uses. */
+/**
+ * The parts of `@aws-sdk/client-bedrock-runtime` the adapter uses: the module itself satisfies
+ * it. Typed by shape, so golem's declarations compile without the SDK's types installed.
+ */
 export interface BedrockSdk {
-  BedrockRuntimeClient: typeof BedrockRuntime.BedrockRuntimeClient;
-  ConverseCommand: typeof BedrockRuntime.ConverseCommand;
-  ConverseStreamCommand: typeof BedrockRuntime.ConverseStreamCommand;
+  BedrockRuntimeClient: new (config: never) => unknown;
+  ConverseCommand: new (input: never) => unknown;
+  ConverseStreamCommand: new (input: never) => unknown;
 }
 
 /** Loads the SDK module; inject one to bundle it differently or to test a missing install. */

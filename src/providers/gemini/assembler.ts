@@ -7,7 +7,9 @@ import type { ThinkingBlock } from '../../model/thinking';
 import { stampBlock, stampCall } from '../shared/provenance';
 import type { CallIdAllocator } from './call-ids';
 import { normaliseFinishReason } from './finish-reason';
+import { readGrounding } from './grounding';
 import { ArgsAccumulator } from './partial-args';
+import { GeminiUsage } from './usage';
 
 interface OpenCall {
   index: number;
@@ -33,8 +35,11 @@ interface OpenCall {
  *   `willContinue`, the next named call, or the finish reason).
  * - Thinking blocks and call signatures are stamped with the adapter's provider and configured
  *   model, the issuer they may be replayed to.
- * - Usage is the last reported value of each of `promptTokenCount` (input) and
- *   `candidatesTokenCount` (output, which excludes `thoughtsTokenCount`).
+ * - A candidate's `groundingMetadata` (grounding with Google Search; the last one sent wins)
+ *   becomes a hosted `web_search` call and `url` citations (see `readGrounding`).
+ * - Usage is the last reported value of each `usageMetadata` field (see `GeminiUsage`: output
+ *   counts candidates and thoughts; cached content and thoughts are also reported apart).
+ * - `responseId` and `modelVersion` are taken from whichever chunk carries them.
  * - `finished` becomes true with the first `finishReason` or a `promptFeedback.blockReason`
  *   (a blocked prompt gets no candidates; it finishes as `content_filter`).
  */
@@ -44,12 +49,14 @@ export class ResponseAssembler {
   private thoughtOpen = false;
   private readonly calls: ToolCall[] = [];
   private open: OpenCall | undefined;
-  private inputTokens: number | undefined;
-  private outputTokens: number | undefined;
+  private readonly tokens = new GeminiUsage();
+  private responseId: string | undefined;
   private finishReason: string | undefined;
   private blocked = false;
   private modelVersion: string | undefined;
   private candidateSeen = false;
+  /** The last `groundingMetadata` a candidate carried (grounding with Google Search). */
+  private grounding: unknown;
 
   constructor(
     private readonly provider: string,
@@ -72,7 +79,9 @@ export class ResponseAssembler {
     if (!isRecord(chunk)) throw this.protocol('a response is not a JSON object');
     if (typeof chunk.modelVersion === 'string' && chunk.modelVersion !== '')
       this.modelVersion = chunk.modelVersion;
-    this.readUsage(chunk.usageMetadata);
+    if (typeof chunk.responseId === 'string' && chunk.responseId !== '')
+      this.responseId = chunk.responseId;
+    this.tokens.read(chunk.usageMetadata);
     const feedback = chunk.promptFeedback;
     if (isRecord(feedback) && typeof feedback.blockReason === 'string') this.blocked = true;
     const deltas: Delta[] = [];
@@ -83,6 +92,7 @@ export class ResponseAssembler {
     if (candidate === undefined) return deltas;
     if (!isRecord(candidate)) throw this.protocol('a candidate is not an object');
     this.candidateSeen = true;
+    if (candidate.groundingMetadata !== undefined) this.grounding = candidate.groundingMetadata;
     const content = candidate.content;
     const parts = isRecord(content) ? content.parts : undefined;
     if (parts !== undefined && !Array.isArray(parts))
@@ -108,11 +118,15 @@ export class ResponseAssembler {
       message.toolCalls = this.calls.map((call) => stampCall(call, origin));
     if (this.blocks.length > 0)
       message.thinking = this.blocks.map((block) => stampBlock(block, origin));
+    const { hostedToolCalls, citations } = readGrounding(this.provider, this.grounding, this.text);
+    if (hostedToolCalls.length > 0) message.hostedToolCalls = hostedToolCalls;
+    if (citations.length > 0) message.citations = citations;
     const response: ModelResponse = {
       message,
-      usage: { inputTokens: this.inputTokens ?? 0, outputTokens: this.outputTokens ?? 0 },
+      usage: this.tokens.usage(),
       modelName: this.modelVersion ?? this.model,
     };
+    if (this.responseId !== undefined) response.responseId = this.responseId;
     if (this.finishReason !== undefined)
       response.finishReason = normaliseFinishReason(this.finishReason, this.calls.length > 0);
     else if (this.blocked) response.finishReason = 'content_filter';
@@ -121,14 +135,6 @@ export class ResponseAssembler {
 
   private protocol(message: string): ModelProtocolError {
     return new ModelProtocolError(this.provider, message);
-  }
-
-  private readUsage(usage: unknown): void {
-    if (!isRecord(usage)) return;
-    const count = (n: unknown) =>
-      typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
-    this.inputTokens = count(usage.promptTokenCount) ?? this.inputTokens;
-    this.outputTokens = count(usage.candidatesTokenCount) ?? this.outputTokens;
   }
 
   private part(part: Record<string, unknown>): Delta[] {

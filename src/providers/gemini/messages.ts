@@ -1,13 +1,12 @@
-import { Buffer } from 'node:buffer';
 import { isRecord } from '../../model/guards';
 import { HistoryFormatError } from '../../model/history-error';
 import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
 import {
   blockReplayableTo,
   callSignatureReplayableTo,
   type ThinkingOrigin,
 } from '../shared/provenance';
+import { checkInlineSize, mediaPart } from './media';
 import type { GeminiContent, GeminiPart } from './wire';
 
 /** The conversation in Gemini's shape. */
@@ -18,8 +17,8 @@ export interface GeminiConversation {
 
 /**
  * Translates messages: system messages (wherever they are) become `systemInstruction` parts;
- * user messages become `user` contents (text first, then images: `fileData` for URLs,
- * `inlineData` for bytes); assistant messages become `model` contents (see
+ * user messages become `user` contents (text first, then images, documents and audio: `fileData`
+ * for URLs, `inlineData` for bytes, see `mediaPart`; inline data capped at 20 MB a request); assistant messages become `model` contents (see
  * {@link assistantParts}); tool results become `functionResponse` parts of a `user` content,
  * `{name, id, response: {result: <text>}}`. Consecutive contents of the same role are merged.
  * `target` (the adapter's provider and model) decides which reasoning is replayed.
@@ -28,6 +27,7 @@ export function toGeminiConversation(
   messages: readonly Message[],
   target: ThinkingOrigin,
 ): GeminiConversation {
+  checkInlineSize(target.provider, messages);
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
   const push = (role: GeminiContent['role'], parts: GeminiPart[]) => {
@@ -43,7 +43,7 @@ export function toGeminiConversation(
           system.push({ text: message.content });
         break;
       case 'user':
-        push('user', userParts(message));
+        push('user', userParts(target.provider, message, index));
         break;
       case 'assistant':
         push('model', assistantParts(message, index, target));
@@ -60,29 +60,13 @@ export function toGeminiConversation(
   return conversation;
 }
 
-function userParts(message: Message): GeminiPart[] {
-  const images = message.parts ?? [];
+function userParts(provider: string, message: Message, index: number): GeminiPart[] {
+  const media = message.parts ?? [];
   const parts: GeminiPart[] = [];
   const text = message.content ?? '';
-  if (text !== '' || images.length === 0) parts.push({ text });
-  for (const part of images) parts.push(imagePart(part));
+  if (text !== '' || media.length === 0) parts.push({ text });
+  media.forEach((part, j) => parts.push(mediaPart(provider, part, { message: index, part: j })));
   return parts;
-}
-
-function imagePart(part: Part): GeminiPart {
-  if (part.data !== undefined && part.data.length > 0)
-    return {
-      inlineData: {
-        mimeType: part.mediaType ?? '',
-        data: Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength).toString(
-          'base64',
-        ),
-      },
-    };
-  const fileUri = part.url ?? '';
-  return part.mediaType !== undefined && part.mediaType !== ''
-    ? { fileData: { mimeType: part.mediaType, fileUri } }
-    : { fileData: { fileUri } };
 }
 
 /**

@@ -6,7 +6,14 @@ import { toGeminiConversation } from './messages';
 import type { ResolvedGeminiOptions } from './options';
 import { toGeminiSchema } from './schema-dialect';
 import { mergeSettings, samplingConfig, thinkingConfig, validateSettings } from './settings';
-import type { GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequestBody } from './wire';
+import { hostedToolsOf } from '../shared/hosted';
+import { groundingTool } from './grounding';
+import type {
+  GeminiFunctionDeclaration,
+  GeminiGenerationConfig,
+  GeminiRequestBody,
+  GeminiTool,
+} from './wire';
 
 /**
  * Builds the `generateContent` body for `request`. Everything that can fail does so here, before
@@ -33,8 +40,12 @@ export function buildRequestBody(
       model: options.model,
     }),
   };
+  const tools: GeminiTool[] = [];
   if (request.tools.length > 0)
-    body.tools = [{ functionDeclarations: request.tools.map(functionDeclaration) }];
+    tools.push({ functionDeclarations: request.tools.map(functionDeclaration) });
+  for (const tool of hostedToolsOf(options.provider, request))
+    tools.push(groundingTool(options.provider, tool));
+  if (tools.length > 0) body.tools = tools;
   const config: GeminiGenerationConfig = samplingConfig(settings);
   if (request.outputSchema !== undefined) {
     config.responseMimeType = 'application/json';

@@ -75,11 +75,15 @@ export interface GeminiFunctionDeclaration {
   parameters?: Record<string, unknown>;
 }
 
+/** One entry of `tools`: function declarations, or a built-in tool (`google_search`). */
+export type GeminiTool =
+  { functionDeclarations: GeminiFunctionDeclaration[] } | Record<string, unknown>;
+
 /** The request body of `generateContent` and `streamGenerateContent`. */
 export interface GeminiRequestBody {
   contents: GeminiContent[];
   systemInstruction?: { parts: { text: string }[] };
-  tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
+  tools?: GeminiTool[];
   generationConfig?: GeminiGenerationConfig;
   [extra: string]: unknown;
 }

@@ -1,15 +1,19 @@
 import type { Message, ToolCall } from '../../model/message';
 import type { Part } from '../../model/part';
-import { partProblem } from '../../model/part';
+import { mediaEssence } from '../../model/part-media';
 import { ModelConfigError } from '../../model/provider-errors';
+import type { PartLocation } from '../../model/unsupported';
+import { base64Of, checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
 import type { WireContentPart, WireMessage, WireToolCall } from './wire';
 
 /**
  * Translates the conversation to chat-completions messages: system and tool messages keep their
- * roles; a user message with parts becomes a content array (text first, then `image_url` parts, an
- * inline image as a `data:` URL); an assistant message sends its text and `tool_calls`. Thinking
- * is never replayed (the chat-completions API has no field for it). A message that cannot be
- * encoded throws `ModelConfigError` naming it; nothing is dropped silently.
+ * roles; a user message with parts becomes a content array (text first, then the parts: images
+ * as `image_url`, PDFs as `file`, WAV/MP3 audio as `input_audio`, see {@link wirePart}); an
+ * assistant message sends its text and `tool_calls`. Thinking is never replayed (the
+ * chat-completions API has no field for it). A message that cannot be encoded throws
+ * `ModelConfigError` naming it, a part the API cannot take `UnsupportedPartError`; nothing is
+ * dropped silently.
  */
 export function toWireMessages(provider: string, messages: readonly Message[]): WireMessage[] {
   return messages.map((message, index) => toWireMessage(provider, message, index));
@@ -54,16 +58,51 @@ function userContent(
 ): WireContentPart[] {
   const content: WireContentPart[] = text === '' ? [] : [{ type: 'text', text }];
   parts.forEach((part, j) => {
-    const problem = partProblem(part);
-    if (problem !== undefined)
-      throw new ModelConfigError(provider, `message ${index} part ${j}: ${problem}`);
-    const url =
-      part.data !== undefined && part.data.length > 0
-        ? `data:${part.mediaType ?? ''};base64,${base64(part.data)}`
-        : (part.url ?? '');
-    content.push({ type: 'image_url', image_url: { url } });
+    checkPart(provider, part, { message: index, part: j });
+    content.push(wirePart(provider, part, { message: index, part: j }));
   });
   return content;
+}
+
+/**
+ * One part as a content part: an image as `image_url` (inline bytes as a `data:` URL); a PDF as
+ * `file` with `file_data` (a `data:` URL) and a `filename`; WAV or MP3 audio as `input_audio`.
+ * Anything else — other document types, document or audio URLs, other audio formats — is an
+ * `UnsupportedPartError` (chat completions takes only these).
+ */
+function wirePart(provider: string, part: Part, at: PartLocation): WireContentPart {
+  if (part.kind === 'image')
+    return {
+      type: 'image_url',
+      image_url: {
+        url: isInline(part) ? dataUrlOf(part.mediaType ?? '', part.data) : (part.url ?? ''),
+      },
+    };
+  if (!isInline(part))
+    throw refusePart(
+      provider,
+      part,
+      at,
+      `chat completions takes ${part.kind} parts only as inline bytes, not by URL; send the bytes (${part.kind === 'audio' ? 'audioData' : 'documentData'}) or use golem/providers/openai-responses, which fetches file URLs`,
+    );
+  const type = mediaEssence(part.mediaType ?? '');
+  if (part.kind === 'document') {
+    if (type !== 'application/pdf')
+      throw refusePart(
+        provider,
+        part,
+        at,
+        'chat completions takes only PDF files; send text as message content, or use golem/providers/openai-responses for other file types',
+      );
+    return {
+      type: 'file',
+      file: { filename: part.name ?? 'document.pdf', file_data: dataUrlOf(type, part.data) },
+    };
+  }
+  const format = type === 'audio/wav' ? 'wav' : type === 'audio/mpeg' ? 'mp3' : undefined;
+  if (format === undefined)
+    throw refusePart(provider, part, at, 'chat completions takes audio only as WAV or MP3');
+  return { type: 'input_audio', input_audio: { data: base64Of(part.data), format } };
 }
 
 function toWireCall(call: ToolCall): WireToolCall {
@@ -72,8 +111,4 @@ function toWireCall(call: ToolCall): WireToolCall {
     type: 'function',
     function: { name: call.name, arguments: call.args.trim() === '' ? '{}' : call.args },
   };
-}
-
-function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }

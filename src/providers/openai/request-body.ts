@@ -2,6 +2,8 @@ import { isRecord } from '../../model/guards';
 import type { JsonSchema } from '../../model/json';
 import { ModelConfigError } from '../../model/provider-errors';
 import type { ModelRequest, ModelSettings, ToolSpec } from '../../model/request';
+import { refuseHostedTools } from '../shared/hosted';
+import { cacheFields } from './cache';
 import { toWireMessages } from './messages';
 import type { MaxTokensField, OpenAICapabilities } from './presets';
 import { mergeSettings, settingsFields, validateSettings } from './settings';
@@ -42,6 +44,11 @@ export function buildChatBody(
   if (!isRecord(request) || !Array.isArray(request.messages))
     throw new ModelConfigError(provider, 'the request needs a messages array');
   validateSettings(provider, request.settings);
+  refuseHostedTools(
+    provider,
+    request,
+    'chat completions runs no provider-hosted tools; use golem/providers/openai-responses (web search, file search, code interpreter)',
+  );
   const settings = mergeSettings(config.defaults, request.settings);
   const messages = toWireMessages(provider, request.messages);
   const body: WireChatBody =
@@ -62,6 +69,7 @@ export function buildChatBody(
     if (capabilities.streamUsage) body.stream_options = { include_usage: true };
   }
   Object.assign(body, settingsFields(settings, config.maxTokensField));
+  Object.assign(body, cacheFields(provider, settings?.cache));
   return settings?.extraBody === undefined ? body : { ...body, ...settings.extraBody };
 }
 

@@ -3,6 +3,7 @@ import type { Message, ToolCall } from '../../model/message';
 import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import type { Usage } from '../../model/usage';
+import { parseUsage } from './usage';
 import { stampBlock } from '../shared/provenance';
 import { embeddedError } from './errors';
 
@@ -45,6 +46,7 @@ export function parseChatCompletion(
     usage: parseUsage(body.usage),
     finishReason: choice.finish_reason,
     model: body.model,
+    id: body.id,
   });
 }
 
@@ -95,16 +97,6 @@ export function generatedCallId(index: number): string {
   return `call-${index + 1}`;
 }
 
-/** Token usage from a `usage` object (`prompt_tokens`, `completion_tokens`); zeros when absent. */
-export function parseUsage(usage: unknown): Usage {
-  if (!isRecord(usage)) return { inputTokens: 0, outputTokens: 0 };
-  return { inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens) };
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
 /** What a response is assembled from (shared by `generate` and the stream assembler). */
 export interface ResponseParts {
   /** The adapter's provider id, stamped on the thinking block. */
@@ -116,6 +108,8 @@ export interface ResponseParts {
   usage: Usage;
   finishReason: unknown;
   model: unknown;
+  /** The response's `id` (`chatcmpl-…`), when it has one. */
+  id?: unknown;
 }
 
 /** The normalised response from its parts. */
@@ -138,6 +132,7 @@ export function assembleResponse(parts: ResponseParts): ModelResponse {
   const response: ModelResponse = { message, usage: parts.usage };
   if (finishReason !== undefined) response.finishReason = finishReason;
   if (typeof parts.model === 'string' && parts.model !== '') response.modelName = parts.model;
+  if (typeof parts.id === 'string' && parts.id !== '') response.responseId = parts.id;
   return response;
 }
 

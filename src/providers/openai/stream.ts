@@ -12,8 +12,8 @@ import {
   assembleResponse,
   firstChoice,
   generatedCallId,
-  parseUsage,
 } from './response';
+import { parseUsage } from './usage';
 
 interface CallState {
   position: number;
@@ -41,6 +41,7 @@ export class ChatStreamAssembler {
   private finishReason: unknown;
   private usage: Usage | undefined;
   private model: unknown;
+  private id: unknown;
   private sawChoice = false;
   private done = false;
 
@@ -97,6 +98,7 @@ export class ChatStreamAssembler {
     if (!isRecord(chunk))
       throw new ModelProtocolError(this.provider, 'a stream frame is not a JSON object');
     if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
+    if (typeof chunk.id === 'string' && chunk.id !== '') this.id = chunk.id;
     if (isRecord(chunk.usage)) this.usage = parseUsage(chunk.usage);
     const choice = firstChoice(chunk.choices);
     if (choice === undefined) return undefined;
@@ -183,6 +185,7 @@ export class ChatStreamAssembler {
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
       finishReason: this.finishReason,
       model: this.model,
+      id: this.id,
     });
   }
 }

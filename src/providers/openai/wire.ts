@@ -7,7 +7,10 @@ import type { JsonSchema } from '../../model/json';
 
 /** One content part of a user message. */
 export type WireContentPart =
-  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { filename: string; file_data: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } };
 
 /** One tool call on an assistant message. */
 export interface WireToolCall {

@@ -5,6 +5,7 @@ import type { AzureOptions } from '../azure';
 import type { BedrockOptions } from '../bedrock';
 import type { GeminiOptions } from '../gemini';
 import type { OpenAIOptions, OpenAIPresetName } from '../openai';
+import type { OpenAIResponsesOptions } from '../openai-responses';
 import type { FetchLike } from '../shared/http';
 import type { ResolveEnvironment } from './environment';
 import { ModelResolutionError } from './errors';
@@ -26,6 +27,7 @@ export interface ProviderOverrides extends Partial<Record<OpenAIPresetName, Open
   readonly anthropic?: Partial<Omit<AnthropicOptions, 'model'>>;
   readonly gemini?: Partial<Omit<GeminiOptions, 'model'>>;
   readonly bedrock?: Partial<Omit<BedrockOptions, 'model'>>;
+  readonly 'openai-responses'?: Partial<Omit<OpenAIResponsesOptions, 'model'>>;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { OPENAI_PRESET_NAMES, type OpenAIPresetName } from '../openai';
 
 /** A provider name a model string can start with. */
-export type ProviderName = 'anthropic' | 'gemini' | 'azure' | 'bedrock' | OpenAIPresetName | 'test';
+export type ProviderName =
+  'anthropic' | 'gemini' | 'azure' | 'bedrock' | 'openai-responses' | OpenAIPresetName | 'test';
 
 /**
  * Every provider a model string can name, in the order error messages list them: OpenAI and the
@@ -13,6 +14,7 @@ export const KNOWN_PROVIDERS: readonly ProviderName[] = Object.freeze([
   'gemini',
   'azure',
   'bedrock',
+  'openai-responses',
   ...OPENAI_PRESET_NAMES.filter((name) => name !== 'openai'),
   'test',
 ]);
@@ -38,6 +40,7 @@ export const EXAMPLE_MODELS: Readonly<Record<string, string>> = Object.freeze({
   ...DEFAULT_MODEL_IDS,
   azure: '<deployment name>',
   bedrock: 'us.amazon.nova-micro-v1:0',
+  'openai-responses': 'gpt-5',
   groq: 'llama-3.3-70b-versatile',
   lmstudio: 'qwen2.5-7b-instruct',
 });
@@ -51,6 +54,8 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderName>> = Object.f
   aws: 'bedrock',
   'amazon-bedrock': 'bedrock',
   'azure-openai': 'azure',
+  responses: 'openai-responses',
+  'openai-response': 'openai-responses',
   azure_openai: 'azure',
   grok: 'xai',
   'x-ai': 'xai',

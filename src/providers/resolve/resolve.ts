@@ -11,6 +11,7 @@ import {
   type OpenAIChatModel,
   type OpenAIPresetName,
 } from '../openai';
+import { openaiResponses, type OpenAIResponsesModel } from '../openai-responses';
 import { redact } from '../shared/http';
 import { ENV, readVariable, secretValues } from './environment';
 import { ModelResolutionError, type ModelResolutionInit } from './errors';
@@ -36,9 +37,11 @@ export type ResolvedModel<S extends string> = S extends `anthropic:${string}`
       ? AzureChatModel
       : S extends `bedrock:${string}`
         ? BedrockModel
-        : S extends `${OpenAIPresetName}:${string}`
-          ? OpenAIChatModel
-          : StreamingModel;
+        : S extends `openai-responses:${string}`
+          ? OpenAIResponsesModel
+          : S extends `${OpenAIPresetName}:${string}`
+            ? OpenAIChatModel
+            : StreamingModel;
 
 /** What one resolution needs: the parsed string, the options and the values to redact. */
 interface Context extends CheckedOptions {
@@ -67,6 +70,7 @@ interface Needed {
  * | `anthropic:claude-sonnet-4-5` | `anthropic` | `ANTHROPIC_API_KEY` |
  * | `gemini:gemini-2.5-flash` | `gemini` | `GEMINI_API_KEY`, else `GOOGLE_API_KEY` |
  * | `azure:<deployment>` | `azure` | `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_API_KEY`, `AZURE_OPENAI_API_VERSION` |
+ * | `openai-responses:gpt-5` | `openaiResponses` | `OPENAI_API_KEY` |
  * | `bedrock:<model id>` | `bedrock` | `AWS_REGION` / `AWS_DEFAULT_REGION` if set, else the AWS SDK's chain; credentials from the SDK's chain |
  * | `groq:…`, `mistral:…`, … | `openaiCompatible(preset)` | the preset's `apiKeyEnv` (`VLLM_API_KEY` optional) |
  * | `ollama:llama3.2`, `lmstudio:…` | `openaiCompatible(preset)` | `GOLEM_LOCAL_BASE_URL` overrides the base URL |
@@ -113,6 +117,8 @@ function build(context: Context): StreamingModel {
       return buildAzure(context);
     case 'bedrock':
       return buildBedrock(context);
+    case 'openai-responses':
+      return buildResponses(context);
     default:
       return buildPreset(context, provider);
   }
@@ -293,6 +299,22 @@ function buildBedrock(context: Context): BedrockModel {
       ...override,
       model: context.spec.model,
     }),
+  );
+}
+
+function buildResponses(context: Context): OpenAIResponsesModel {
+  const override = defined(context.overrides['openai-responses']);
+  const apiKey = override.apiKey ?? readSecret(context, ENV.openaiKey);
+  if (apiKey === undefined)
+    missing(context, [
+      {
+        variable: ENV.openaiKey,
+        what: 'your OpenAI API key',
+        override: "overrides['openai-responses'].apiKey",
+      },
+    ]);
+  return construct(context, () =>
+    openaiResponses({ ...fetchOption(context), ...override, apiKey, model: context.spec.model }),
   );
 }
 

@@ -22,6 +22,7 @@ export const RUN_COLUMNS = [
   'lease_owner',
   'lease_expires_at',
   'version',
+  'output',
 ] as const;
 
 /** Columns of the conversations table, in the order of {@link conversationParams}. Internal. */
@@ -56,6 +57,7 @@ export function runParams(run: StoredRun): unknown[] {
     run.leaseOwner,
     run.leaseExpiresAt,
     run.version,
+    run.output ?? null,
   ];
 }
 
@@ -105,6 +107,7 @@ export function toStoredRun(row: SqlRow): StoredRun {
     leaseOwner: nullableText(row.lease_owner),
     leaseExpiresAt: nullableNum(row.lease_expires_at),
     version: num(row.version),
+    output: nullableText(row.output),
   };
 }
 

@@ -50,6 +50,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX golem_runs_conversation ON ${t.runs} (conversation_id)`,
     ],
   },
+  {
+    version: 2,
+    description: 'run outputs',
+    statements: (t) => [`ALTER TABLE ${t.runs} ADD COLUMN output TEXT`],
+  },
 ];
 
 /** The newest schema version this golem knows. */

@@ -1,4 +1,9 @@
-/** The agent-skills tools (`golem/tools/skills`): `skill` and `skill_file`. */
+/**
+ * The agent-skills tools (`golem/tools/skills`): `skill` and `skill_file`. Needs the peer
+ * dependency `yaml`; loading it without yaml throws a `MissingPeerError`.
+ * @packageDocumentation
+ */
+import './peers';
 export type { SkillsOptions } from './options';
 export { DEFAULT_MAX_BYTES } from './options';
 export type { SkillCatalog, SkillEntry } from './catalog';

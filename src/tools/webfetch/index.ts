@@ -1,8 +1,10 @@
 /**
  * `golem/tools/webfetch`: the `web_fetch` common tool — fetch a URL as agent-readable text, with
- * SSRF protection on by default.
+ * SSRF protection on by default. Needs the peer dependency `html-to-text`; loading it without
+ * html-to-text throws a `MissingPeerError`.
  * @packageDocumentation
  */
+import './peers';
 export { webFetch, truncationMarker, WEB_FETCH_TOOL_NAME } from './web-fetch';
 export type { WebFetchOptions, WebFetchLookup, LookupAddress } from './options';
 export { DEFAULT_MAX_BYTES } from './options';

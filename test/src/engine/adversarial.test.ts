@@ -413,6 +413,7 @@ describe('ADV-10 provider failure after side effects', () => {
       attempt: 1,
       usage: { inputTokens: 0, outputTokens: 0 },
       error: failure,
+      model: 'scripted',
     });
   });
 });

@@ -258,8 +258,8 @@ describe('errorChain', () => {
 describe('§6 run failures', () => {
   const roll = defineTool({ name: 'roll', description: 'Rolls a die', schema, execute: () => '4' });
 
-  test('ER-1 the stage identifiers are exactly model, decode, tool, loop, usage', () => {
-    expect(RUN_STAGES).toEqual(['model', 'decode', 'tool', 'loop', 'usage']);
+  test('ER-1 the stage identifiers are exactly model, decode, tool, loop, usage (+ guardrail)', () => {
+    expect(RUN_STAGES).toEqual(['model', 'decode', 'tool', 'loop', 'usage', 'guardrail']);
   });
 
   test.each<[string, () => Promise<unknown>]>([
@@ -360,9 +360,7 @@ describe('§6 run failures', () => {
     expect(toolError?.callId).toBe('call-7');
     expect(toolError?.cause).toBe(c);
     expect([...errorChain(error)]).toContain(c);
-    expect(error.message).toBe(
-      'golem: tool stage: tool "lookup" (call "call-7"): disk on fire',
-    );
+    expect(error.message).toBe('golem: tool stage: tool "lookup" (call "call-7"): disk on fire');
   });
 
   test('ER-3 an undeclared tool fails at the tool stage with UndeclaredToolError as the ToolError cause', async () => {

@@ -55,8 +55,25 @@ describe('run events (spec §16)', () => {
     await agent.run('go');
 
     expect(events).toEqual([
-      { kind: 'model_start', turn: 0, attempt: 1 },
-      { kind: 'model_end', turn: 0, attempt: 1, usage: { inputTokens: 3, outputTokens: 1 } },
+      {
+        kind: 'model_start',
+        turn: 0,
+        attempt: 1,
+        model: 'scripted',
+        request: expect.any(Object) as unknown,
+      },
+      {
+        kind: 'model_end',
+        turn: 0,
+        attempt: 1,
+        usage: { inputTokens: 3, outputTokens: 1 },
+        model: 'scripted',
+        message: {
+          role: 'assistant',
+          toolCalls: [{ id: 'c1', name: 'answer', args: '{"q":"life"}' }],
+        },
+        finishReason: 'tool_calls',
+      },
       {
         kind: 'tool_start',
         turn: 0,
@@ -74,9 +91,24 @@ describe('run events (spec §16)', () => {
         args: '{"q":"life"}',
         result: '42',
       },
-      { kind: 'model_start', turn: 1, attempt: 1 },
-      { kind: 'model_end', turn: 1, attempt: 1, usage: { inputTokens: 5, outputTokens: 2 } },
+      {
+        kind: 'model_start',
+        turn: 1,
+        attempt: 1,
+        model: 'scripted',
+        request: expect.any(Object) as unknown,
+      },
+      {
+        kind: 'model_end',
+        turn: 1,
+        attempt: 1,
+        usage: { inputTokens: 5, outputTokens: 2 },
+        model: 'scripted',
+        message: { role: 'assistant', content: 'It is 42.' },
+        finishReason: 'stop',
+      },
     ]);
+    expect(events[0]?.request?.messages.at(-1)).toEqual({ role: 'user', content: 'go' });
     expect(events[3]?.error).toBeUndefined();
   });
 
@@ -228,8 +260,22 @@ describe('run events (spec §16)', () => {
     expect(result.output).toBe('streamed');
     expect(contents).toEqual(['streamed']);
     expect(events).toEqual([
-      { kind: 'model_start', turn: 0, attempt: 1 },
-      { kind: 'model_end', turn: 0, attempt: 1, usage: { inputTokens: 1, outputTokens: 1 } },
+      {
+        kind: 'model_start',
+        turn: 0,
+        attempt: 1,
+        model: 'scripted',
+        request: expect.any(Object) as unknown,
+      },
+      {
+        kind: 'model_end',
+        turn: 0,
+        attempt: 1,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        model: 'scripted',
+        message: { role: 'assistant', content: 'streamed' },
+        finishReason: 'stop',
+      },
     ]);
   });
 });

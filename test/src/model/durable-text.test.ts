@@ -110,7 +110,10 @@ const unit = fc.oneof(
   fc.constantFrom('"', '\\', '\n', 'a'),
 );
 const text = fc.string({ unit, minLength: 1, maxLength: 12 });
-const jsonWithSurrogates = fc.jsonValue({ maxDepth: 3, stringUnit: unit });
+// Normalised through JSON once: JSON has no -0 (it writes 0), which the comparison would trip on.
+const jsonWithSurrogates = fc
+  .jsonValue({ maxDepth: 3, stringUnit: unit })
+  .map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 
 const conversation: fc.Arbitrary<{ messages: Message[]; values: unknown[] }> = fc
   .record({

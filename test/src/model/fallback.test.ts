@@ -278,12 +278,15 @@ describe('§11.3 FallbackModel inside an agent', () => {
 
     expect(result.output).toBe('from backup');
     expect(result.requests).toBe(1);
+    // One pair per call; the move to the next member is its own `fallback` event inside it.
     expect(events.map((e) => [e.kind, e.turn, e.attempt])).toEqual([
       ['model_start', 0, 1],
+      ['fallback', 0, 1],
       ['model_end', 0, 1],
     ]);
-    expect(events[1]?.error).toBeUndefined();
-    expect(events[1]?.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
+    expect(events[1]).toMatchObject({ model: 'scripted', nextModel: 'scripted' });
+    expect(events[2]?.error).toBeUndefined();
+    expect(events[2]?.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
   });
 
   test('FB a retryable exhausted chain is retried by the agent from the primary', async () => {
@@ -305,11 +308,12 @@ describe('§11.3 FallbackModel inside an agent', () => {
     expect(backup.calls).toBe(1);
     expect(events.map((e) => [e.kind, e.attempt])).toEqual([
       ['model_start', 1],
+      ['fallback', 1],
       ['model_end', 1],
       ['model_start', 2],
       ['model_end', 2],
     ]);
-    expect(FallbackExhaustedError.is(events[1]?.error)).toBe(true);
+    expect(FallbackExhaustedError.is(events[2]?.error)).toBe(true);
   });
 
   test('FB a streaming agent run over a fallback chain forwards only the answering member fragments with one event pair', async () => {
@@ -330,7 +334,7 @@ describe('§11.3 FallbackModel inside an agent', () => {
 
     expect(result.output).toBe('streamed backup');
     expect(deltas).toEqual([{ content: 'streamed backup' }]);
-    expect(events.map((e) => e.kind)).toEqual(['model_start', 'model_end']);
+    expect(events.map((e) => e.kind)).toEqual(['model_start', 'fallback', 'model_end']);
   });
 
   test('FB a non-retryable primary failure fails the agent run at the model stage with that error', async () => {

@@ -14,6 +14,7 @@ import { azure } from 'golem/providers/azure';
 import { bedrock } from 'golem/providers/bedrock';
 import { gemini } from 'golem/providers/gemini';
 import { openai } from 'golem/providers/openai';
+import { openaiResponses } from 'golem/providers/openai-responses';
 import { startReplayServer, type Reply, type ReplayServer } from '../../support/replay-server';
 import { CREDENTIALS, EVENT_STREAM, eventFrame, frames, rawEventFrame } from './bedrock/support';
 
@@ -56,6 +57,39 @@ const openaiWire = {
       : sse('data: {"choices": [ oops'),
   streamType: 'text/event-stream',
 };
+
+const RESPONSES_DONE = {
+  id: 'resp_1',
+  object: 'response',
+  status: 'completed',
+  model: 'm',
+  output: [
+    {
+      type: 'message',
+      id: 'msg_1',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'ok', annotations: [] }],
+    },
+  ],
+  usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+};
+const responsesEvent = (type: string, data: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}`;
+const responsesEvents = [
+  responsesEvent('response.created', {
+    sequence_number: 0,
+    response: { ...RESPONSES_DONE, status: 'in_progress', output: [] },
+  }),
+  responsesEvent('response.output_text.delta', {
+    sequence_number: 1,
+    item_id: 'msg_1',
+    output_index: 0,
+    content_index: 0,
+    delta: 'ok',
+  }),
+  responsesEvent('response.completed', { sequence_number: 2, response: RESPONSES_DONE }),
+];
 
 const ANTHROPIC_MESSAGE = {
   id: 'msg_1',
@@ -119,6 +153,16 @@ const ADAPTERS: Record<string, AdapterCase> = {
         timeout,
       }),
     ...openaiWire,
+  },
+  'openai-responses': {
+    build: (s, timeout) =>
+      openaiResponses({ model: 'm', apiKey: 'sk-matrix', baseURL: s.url, timeout }),
+    ok: (mode) => (mode === 'run' ? json(RESPONSES_DONE) : sse(...responsesEvents)),
+    malformed: (mode) =>
+      mode === 'run'
+        ? { headers: JSON_TYPE, body: '{"output": [' }
+        : sse(responsesEvents[0] as string, 'event: response.output_text.delta\ndata: {oops'),
+    streamType: 'text/event-stream',
   },
   anthropic: {
     build: (s, timeout) =>
@@ -206,7 +250,10 @@ const RETRYABLE: Record<Fault, boolean> = {
   malformed: false,
 };
 const FAULTS = Object.keys(RETRYABLE) as Fault[];
-const TIMEOUT_MS = 150;
+/** The adapter timeout for the `timeout` fault (the held reply never answers, so only it ends the call). */
+const TIMEOUT_MS = 1_000;
+/** The adapter timeout everywhere else: long enough that a loaded machine never trips it. */
+const SLOW_TIMEOUT_MS = 30_000;
 const noSleep = (): Promise<void> => Promise.resolve();
 
 let server: ReplayServer;
@@ -234,8 +281,8 @@ async function outcome(agent: Agent, mode: Mode): Promise<string | RunError> {
 
 describe.each(Object.keys(ADAPTERS))('%s', (name) => {
   const adapter = ADAPTERS[name] as AdapterCase;
-  const model = (): StreamingModel => {
-    const m = adapter.build(server, TIMEOUT_MS);
+  const model = (fault: Fault): StreamingModel => {
+    const m = adapter.build(server, fault === 'timeout' ? TIMEOUT_MS : SLOW_TIMEOUT_MS);
     built.push(m);
     return m;
   };
@@ -243,7 +290,7 @@ describe.each(Object.keys(ADAPTERS))('%s', (name) => {
   describe.each(['run', 'stream'] as const)('%s', (mode) => {
     test.each(FAULTS)('%s with maxAttempts 2', async (fault) => {
       server.push(faultReply(adapter, fault, mode), adapter.ok(mode));
-      const agent = new Agent({ model: model(), maxAttempts: 2, sleep: noSleep });
+      const agent = new Agent({ model: model(fault), maxAttempts: 2, sleep: noSleep });
       const result = await outcome(agent, mode);
       if (mode === 'stream') {
         // Streamed turns are single-attempt (spec §18, ST-6): the classification is what counts.
@@ -264,7 +311,7 @@ describe.each(Object.keys(ADAPTERS))('%s', (name) => {
     test.each(FAULTS)('%s under FallbackModel', async (fault) => {
       server.push(faultReply(adapter, fault, mode));
       const backup = new ScriptedModel([textResponse('backup')]);
-      const agent = new Agent({ model: new FallbackModel([model(), backup]) });
+      const agent = new Agent({ model: new FallbackModel([model(fault), backup]) });
       const result = await outcome(agent, mode);
       if (RETRYABLE[fault]) expect(result).toBe('backup');
       else {

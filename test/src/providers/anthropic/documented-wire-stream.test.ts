@@ -35,6 +35,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 21, outputTokens: 9 },
       finishReason: 'stop',
       modelName: model,
+      responseId: 'msg_own_stream_01',
     },
   ],
   [
@@ -59,6 +60,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 402, outputTokens: 88 },
       finishReason: 'tool_calls',
       modelName: model,
+      responseId: 'msg_own_stream_02',
     },
   ],
   [
@@ -78,6 +80,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 77, outputTokens: 32 },
       finishReason: 'length',
       modelName: model,
+      responseId: 'msg_own_stream_03',
     },
   ],
   [
@@ -91,6 +94,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 150, outputTokens: 30 },
       finishReason: 'tool_calls',
       modelName: model,
+      responseId: 'msg_own_stream_04',
     },
   ],
   [
@@ -107,9 +111,10 @@ const cases: [string, ModelResponse][] = [
         ],
       },
       // input_tokens 12 + cache_creation 300 + cache_read 1200; message_delta's output count wins.
-      usage: { inputTokens: 1512, outputTokens: 47 },
+      usage: { inputTokens: 1512, outputTokens: 47, cacheReadTokens: 1200, cacheWriteTokens: 300 },
       finishReason: 'stop',
       modelName: model,
+      responseId: 'msg_own_stream_05',
     },
   ],
   [
@@ -126,6 +131,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 64, outputTokens: 120 },
       finishReason: 'stop',
       modelName: model,
+      responseId: 'msg_own_stream_06',
     },
   ],
 ];
@@ -199,6 +205,7 @@ function messageBody(expected: ModelResponse, file: string): string {
     });
   return JSON.stringify({
     type: 'message',
+    id: expected.responseId,
     role: 'assistant',
     model: expected.modelName,
     content,

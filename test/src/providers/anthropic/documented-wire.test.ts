@@ -29,6 +29,7 @@ test('text: content, usage, finish reason stop and the model name of the message
     usage: { inputTokens: 14, outputTokens: 13 },
     finishReason: 'stop',
     modelName: 'claude-own-test-1',
+    responseId: 'msg_own_text_01',
   });
 });
 
@@ -75,6 +76,7 @@ test('parallel tool_use blocks: every call in order with its id and input as JSO
     usage: { inputTokens: 310, outputTokens: 121 },
     finishReason: 'tool_calls',
     modelName: 'claude-own-test-1',
+    responseId: 'msg_own_tools_01',
   });
   const sent = server.requests[0]?.json as { tools: unknown[]; tool_choice?: unknown };
   expect(sent.tools).toEqual([

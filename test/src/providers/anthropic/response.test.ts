@@ -1,6 +1,6 @@
 /**
  * Response normalisation of the Anthropic adapter beyond the recorded fixtures: finish reasons,
- * usage with cache tokens, block types it does not keep, omitted thinking, and odd shapes.
+ * usage with cache tokens, server tool evidence, omitted thinking, and odd shapes.
  */
 import { ModelProtocolError, type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
@@ -26,16 +26,33 @@ test('refusal → content_filter; input counts cache writes and reads (7 + 100 +
   const response = await modelFor(server).generate(request);
   expect(response).toEqual({
     message: { role: 'assistant', content: "I can't help with that." },
-    usage: { inputTokens: 2107, outputTokens: 9 },
+    usage: { inputTokens: 2107, outputTokens: 9, cacheReadTokens: 2000, cacheWriteTokens: 100 },
     finishReason: 'content_filter',
     modelName: 'claude-own-fixture',
+    responseId: 'msg_own_cache',
   });
 });
 
-test('server tool blocks are ignored; text blocks around citations are concatenated', async () => {
+test('server tool blocks become hosted tool calls; text blocks around citations are concatenated and cited by span', async () => {
   server.push(jsonReply(ownFixture('server-tool-citations.json')));
   const response = await modelFor(server).generate(request);
-  expect(response.message).toEqual({ role: 'assistant', content: 'It is sunny in Lagos.' });
+  expect(response.message).toEqual({
+    role: 'assistant',
+    content: 'It is sunny in Lagos.',
+    hostedToolCalls: [
+      {
+        id: 'srvtoolu_own',
+        type: 'web_search',
+        provider: 'anthropic',
+        status: 'completed',
+        input: '{"query":"weather"}',
+        output: '[]',
+      },
+    ],
+    citations: [
+      { type: 'url', url: 'https://example.com', title: 'x', quote: 'sunny', start: 0, end: 11 },
+    ],
+  });
 });
 
 test.each([

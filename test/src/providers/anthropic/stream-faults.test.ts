@@ -251,7 +251,7 @@ test('usage: message_delta overrides message_start per field; cache tokens count
   server.push(sseReply(sse(richStart, textStart, text('x'), delta, stop)));
   const response = await modelFor(server).stream(request, () => undefined);
   expect([response.usage, response.finishReason]).toEqual([
-    { inputTokens: 47, outputTokens: 9 },
+    { inputTokens: 47, outputTokens: 9, cacheReadTokens: 40, cacheWriteTokens: 2 },
     'stop',
   ]);
 });

@@ -193,6 +193,7 @@ test('content_filter finish reason is reported as "content_filter"', async () =>
     usage: { inputTokens: 5, outputTokens: 7 },
     finishReason: 'content_filter',
     modelName: 'test-model',
+    responseId: 'chatcmpl-test',
   });
 });
 

@@ -49,6 +49,7 @@ test('v1 text: filter results are ignored; path /openai/v1/chat/completions, api
     usage: { inputTokens: 16, outputTokens: 9 },
     finishReason: 'stop',
     modelName: MODEL,
+    responseId: 'chatcmpl-own-az-01',
   });
   const request = server.requests[0];
   expect(request?.url).toBe('/openai/v1/chat/completions');
@@ -86,9 +87,10 @@ test('text stream: the choice-less first chunk (empty id and model) is skipped; 
   expect(c.text()).toBe('Kyoto was the capital until 1869.');
   expect(response).toEqual({
     message: { role: 'assistant', content: 'Kyoto was the capital until 1869.' },
-    usage: { inputTokens: 17, outputTokens: 40 },
+    usage: { inputTokens: 17, outputTokens: 40, reasoningTokens: 24 },
     finishReason: 'stop',
     modelName: MODEL,
+    responseId: 'chatcmpl-own-az-s1',
   });
 });
 
@@ -99,7 +101,7 @@ test('model-router stream: two choice-less chunks, then the routed model names t
   expect(c.text()).toBe("Oslo is Norway's capital.");
   expect([response.modelName, response.usage, response.finishReason]).toEqual([
     'gpt-own-routed-nano',
-    { inputTokens: 12, outputTokens: 70 },
+    { inputTokens: 12, outputTokens: 70, reasoningTokens: 64 },
     'stop',
   ]);
 });
@@ -115,9 +117,10 @@ test('parallel tool calls: both calls in order; reasoning tokens are part of the
         { id: 'call_own_az_stock_2', name: 'stock_level', args: '{"sku":"B-200"}' },
       ],
     },
-    usage: { inputTokens: 120, outputTokens: 150 },
+    usage: { inputTokens: 120, outputTokens: 150, reasoningTokens: 96 },
     finishReason: 'tool_calls',
     modelName: MODEL,
+    responseId: 'chatcmpl-own-az-02',
   });
 });
 
@@ -129,9 +132,10 @@ const routes = {
       { id: 'call_own_az_route_2', name: 'route', args: '{"from":"Graz","to":"Split"}' },
     ],
   },
-  usage: { inputTokens: 133, outputTokens: 101 },
+  usage: { inputTokens: 133, outputTokens: 101, reasoningTokens: 64 },
   finishReason: 'tool_calls',
   modelName: MODEL,
+  responseId: 'chatcmpl-own-az-s2',
 };
 
 test('parallel tool calls streamed: argument fragments assembled by index', async () => {

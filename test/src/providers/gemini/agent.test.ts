@@ -94,7 +94,12 @@ test('run: tool call, tool result, answer; the thought and call signature are re
   const second = server.requests[1]?.json as Record<string, unknown>;
   expect(second.systemInstruction).toEqual({ parts: [{ text: 'You are a weather bot.' }] });
   expect(second.contents).toEqual(replayedTurns);
-  expect(result.usage).toMatchObject({ inputTokens: 41 + 70, outputTokens: 12 + 9 });
+  // Output counts thoughts too (weather-call.json reports 58 of them).
+  expect(result.usage).toMatchObject({
+    inputTokens: 41 + 70,
+    outputTokens: 12 + 58 + 9,
+    reasoningTokens: 58,
+  });
 });
 
 test('continuing the conversation: call ids stay unique across runs', async () => {

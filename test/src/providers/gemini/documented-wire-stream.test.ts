@@ -45,6 +45,7 @@ const cases: [string, ModelResponse][] = [
       usage: { inputTokens: 12, outputTokens: 9 },
       finishReason: 'stop',
       modelName: 'gemini-own-flash',
+      responseId: 'own-stream-01',
     },
   ],
   [
@@ -55,9 +56,10 @@ const cases: [string, ModelResponse][] = [
         content: 'There are **two** "l"s in hello.',
         thinking: [{ signature: SIGNED_TEXT }],
       },
-      usage: { inputTokens: 9, outputTokens: 11 },
+      usage: { inputTokens: 9, outputTokens: 151, reasoningTokens: 140 },
       finishReason: 'stop',
       modelName: 'gemini-own-3',
+      responseId: 'own-stream-02',
     },
   ],
   [
@@ -74,9 +76,10 @@ const cases: [string, ModelResponse][] = [
           },
         ],
       },
-      usage: { inputTokens: 25, outputTokens: 8 },
+      usage: { inputTokens: 25, outputTokens: 158, reasoningTokens: 150 },
       finishReason: 'tool_calls',
       modelName: 'gemini-own-3',
+      responseId: 'own-stream-03',
     },
   ],
   [
@@ -94,9 +97,10 @@ const cases: [string, ModelResponse][] = [
           { id: 'lookup_word_2', name: 'lookup_word', args: '{"word":"ephemeral"}' },
         ],
       },
-      usage: { inputTokens: 66, outputTokens: 30 },
+      usage: { inputTokens: 66, outputTokens: 71, reasoningTokens: 41 },
       finishReason: 'tool_calls',
       modelName: 'gemini-own-flash',
+      responseId: 'own-stream-04',
     },
   ],
   [
@@ -112,9 +116,10 @@ const cases: [string, ModelResponse][] = [
           },
         ],
       },
-      usage: { inputTokens: 20, outputTokens: 10 },
+      usage: { inputTokens: 20, outputTokens: 130, reasoningTokens: 120 },
       finishReason: 'stop',
       modelName: 'gemini-own-pro',
+      responseId: 'own-stream-05',
     },
   ],
 ];
@@ -226,8 +231,9 @@ test('Vertex partialArgs: id and name first, the complete args when each call en
         { id: 'book_table_2', name: 'book_table', args: '{"restaurant":"Noma","guests":2}' },
       ],
     },
-    usage: { inputTokens: 30, outputTokens: 25 },
+    usage: { inputTokens: 30, outputTokens: 115, reasoningTokens: 90 },
     finishReason: 'tool_calls',
     modelName: 'gemini-own-vertex',
+    responseId: 'own-stream-06',
   });
 });

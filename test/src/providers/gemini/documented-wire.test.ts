@@ -20,14 +20,15 @@ afterEach(async () => {
 
 const own = (file: string): unknown => JSON.parse(ownText(file));
 
-test('text: content, usage without thought tokens, finish reason stop, the model version', async () => {
+test('text: content, usage with thought tokens as output and reasoning, finish reason stop, the model version', async () => {
   server.push(jsonReply(own('text.json')));
   const response = await modelFor(server).generate(request([userMessage('Good evening!')]));
   expect(response).toEqual({
     message: { role: 'assistant', content: 'Good evening! What shall we cook tonight?' },
-    usage: { inputTokens: 7, outputTokens: 10 },
+    usage: { inputTokens: 7, outputTokens: 37, reasoningTokens: 27 },
     finishReason: 'stop',
     modelName: 'gemini-own-flash',
+    responseId: 'own-text-01',
   });
 });
 
@@ -62,9 +63,10 @@ test('a function call with a thoughtSignature: STOP means tool_calls; the signat
         },
       ],
     },
-    usage: { inputTokens: 48, outputTokens: 18 },
+    usage: { inputTokens: 48, outputTokens: 114, reasoningTokens: 96 },
     finishReason: 'tool_calls',
     modelName: 'gemini-own-pro',
+    responseId: 'own-tool-01',
   });
 });
 

@@ -119,5 +119,6 @@ export function collapse(chunks: Record<string, unknown>[]): Record<string, unkn
     candidates: [{ content: { role: 'model', parts }, finishReason }],
     usageMetadata: last.usageMetadata,
     modelVersion: last.modelVersion,
+    responseId: last.responseId,
   };
 }

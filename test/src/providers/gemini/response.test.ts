@@ -177,14 +177,14 @@ describe('tool calls', () => {
 });
 
 describe('usage, finish reason, model name', () => {
-  test('usage: promptTokenCount in, candidatesTokenCount out (thoughts excluded); absent → zeros', async () => {
+  test('usage: promptTokenCount in; candidates and thoughts out (thoughts also as reasoning); absent → zeros', async () => {
     const withUsage = await generate(
       chunk([{ text: 'x' }], {
         finishReason: 'STOP',
         usage: { promptTokenCount: 9, candidatesTokenCount: 4, thoughtsTokenCount: 30 },
       }),
     );
-    expect(withUsage.usage).toEqual({ inputTokens: 9, outputTokens: 4 });
+    expect(withUsage.usage).toEqual({ inputTokens: 9, outputTokens: 34, reasoningTokens: 30 });
     const without = await generate(chunk([{ text: 'x' }], { finishReason: 'STOP' }));
     expect(without.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
   });
@@ -242,6 +242,7 @@ describe('usage, finish reason, model name', () => {
       usage: { inputTokens: 12, outputTokens: 0 },
       finishReason: 'content_filter',
       modelName: 'gemini-2.5-flash',
+      responseId: 'hand-written-blocked',
     });
   });
 });

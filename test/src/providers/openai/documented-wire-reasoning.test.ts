@@ -52,9 +52,10 @@ test('reasoning_content (DeepSeek preset) becomes one thinking block before the 
         { text: 'The user wants two dozen. A dozen is twelve; twice twelve is twenty-four.' },
       ],
     },
-    usage: { inputTokens: 15, outputTokens: 60 },
+    usage: { inputTokens: 15, outputTokens: 60, reasoningTokens: 41 },
     finishReason: 'stop',
     modelName: 'reasoner-own-test',
+    responseId: 'own-reasoning-0001',
   });
 });
 
@@ -73,7 +74,12 @@ test('reasoning_content with a tool call (xAI preset): thinking, the call, no em
     ],
     toolCalls: [{ id: 'call_own_museum_1', name: 'museum_hours', args: '{"museum":"Louvre"}' }],
   });
-  expect(response.usage).toEqual({ inputTokens: 210, outputTokens: 19 });
+  expect(response.usage).toEqual({
+    inputTokens: 210,
+    outputTokens: 19,
+    cacheReadTokens: 180,
+    reasoningTokens: 171,
+  });
 });
 
 test('reasoning stream: reasoning deltas precede the tool call; usage from the finishing chunk', async () => {
@@ -88,9 +94,10 @@ test('reasoning stream: reasoning deltas precede the tool call; usage from the f
       thinking: [{ text: "The user asks for tomorrow's tide; I will call the tide tool." }],
       toolCalls: [{ id: 'call_own_tide_1', name: 'tide', args: '{"port":"Brest","day":1}' }],
     },
-    usage: { inputTokens: 300, outputTokens: 52 },
+    usage: { inputTokens: 300, outputTokens: 52, cacheReadTokens: 256, reasoningTokens: 30 },
     finishReason: 'tool_calls',
     modelName: 'reasoner-own-test',
+    responseId: 'own-reasoning-stream-03',
   });
 });
 

@@ -46,6 +46,7 @@ test('text: the exact response; POST /chat/completions with bearer auth and the 
     usage: { inputTokens: 18, outputTokens: 8 },
     finishReason: 'stop',
     modelName: MODEL,
+    responseId: 'chatcmpl-own-text-01',
   });
   const request = server.requests[0];
   expect([request?.method, request?.url]).toEqual(['POST', '/chat/completions']);
@@ -71,6 +72,7 @@ test('text stream: deltas spell the text; usage comes from the final chunk with 
     usage: { inputTokens: 22, outputTokens: 9 },
     finishReason: 'stop',
     modelName: MODEL,
+    responseId: 'chatcmpl-own-stream-01',
   });
   expect(server.requests[0]?.json).toMatchObject({
     stream: true,
@@ -112,6 +114,7 @@ const parallelStreamed: ModelResponse = {
   usage: { inputTokens: 81, outputTokens: 46 },
   finishReason: 'tool_calls',
   modelName: MODEL,
+  responseId: 'chatcmpl-own-stream-02',
 };
 
 test('parallel tool calls streamed: id and name announced first, argument fragments by index', async () => {

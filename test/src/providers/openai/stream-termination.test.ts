@@ -47,6 +47,7 @@ describe('the terminal event', () => {
       usage: { inputTokens: 3, outputTokens: 2 },
       finishReason: 'stop',
       modelName: 'test-model',
+      responseId: 'chatcmpl-test',
     });
     expect(c.text()).toBe('Hello there');
   });

@@ -51,6 +51,7 @@ test('text, reasoning and usage: deltas in order and the assembled response', as
     usage: { inputTokens: 11, outputTokens: 22 },
     finishReason: 'stop',
     modelName: 'test-model',
+    responseId: 'chatcmpl-test',
   });
 });
 

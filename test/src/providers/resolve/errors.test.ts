@@ -15,7 +15,7 @@ import {
 import { resolutionError } from './support';
 
 const KNOWN =
-  'openai, anthropic, gemini, azure, bedrock, groq, openrouter, deepseek, mistral, xai, perplexity, cerebras, fireworks, together, cohere, vllm, ollama, lmstudio, test';
+  'openai, anthropic, gemini, azure, bedrock, openai-responses, groq, openrouter, deepseek, mistral, xai, perplexity, cerebras, fireworks, together, cohere, vllm, ollama, lmstudio, test';
 
 function failure(spec: unknown, options: ResolveModelOptions = { env: {} }): ModelResolutionError {
   return resolutionError(() => resolveModel(spec as string, options));
@@ -192,19 +192,24 @@ describe('missing environment variables', () => {
   });
 
   test('every hosted preset names its own key variable', () => {
+    const others = ['anthropic', 'gemini', 'azure', 'bedrock', 'openai-responses', 'test'];
     for (const preset of KNOWN_PROVIDERS) {
-      if (
-        ['anthropic', 'gemini', 'azure', 'bedrock', 'test', 'vllm', 'ollama', 'lmstudio'].includes(
-          preset,
-        )
-      )
-        continue;
+      if ([...others, 'vllm', 'ollama', 'lmstudio'].includes(preset)) continue;
       const error = failure(`${preset}:m`);
       expect([error.reason, error.variables]).toEqual([
         'missing-env',
         [`${preset.toUpperCase()}_API_KEY`],
       ]);
     }
+  });
+
+  test('openai-responses reads OPENAI_API_KEY, or overrides["openai-responses"].apiKey', () => {
+    const error = failure('openai-responses:gpt-5');
+    expect([error.reason, error.variables, error.message]).toEqual([
+      'missing-env',
+      ['OPENAI_API_KEY'],
+      `cannot resolve model "openai-responses:gpt-5": set OPENAI_API_KEY (your OpenAI API key) in the environment, or pass overrides['openai-responses'].apiKey`,
+    ]);
   });
 
   test('azure names only what is missing', () => {
@@ -275,7 +280,7 @@ describe('invalid configuration', () => {
     [{ overrides: [] }, 'resolveModel: overrides must be an object of adapter options by provider'],
     [
       { overrides: { opnai: {} } },
-      'resolveModel: overrides.opnai names no provider; did you mean overrides.openai? (known providers: openai, anthropic, gemini, azure, bedrock, groq, openrouter, deepseek, mistral, xai, perplexity, cerebras, fireworks, together, cohere, vllm, ollama, lmstudio)',
+      'resolveModel: overrides.opnai names no provider; did you mean overrides.openai? (known providers: openai, anthropic, gemini, azure, bedrock, openai-responses, groq, openrouter, deepseek, mistral, xai, perplexity, cerebras, fireworks, together, cohere, vllm, ollama, lmstudio)',
     ],
     [
       { overrides: { test: {} } },
