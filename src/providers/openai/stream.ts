@@ -6,13 +6,7 @@ import type { Usage } from '../../model/usage';
 import { redact } from '../shared/http';
 import type { SseEvent } from '../shared/sse';
 import { embeddedError } from './errors';
-import {
-  argsText,
-  assembleCall,
-  assembleResponse,
-  firstChoice,
-  generatedCallId,
-} from './response';
+import { argsText, assembleCall, assembleResponse, firstChoice, generatedCallId } from './response';
 import { parseUsage } from './usage';
 
 interface CallState {

@@ -127,9 +127,7 @@ describe('tool timeouts (spec §12)', () => {
     const error = await runFailure(agent.run('go', { signal: runSignal }));
 
     expectToolDeadline(error, 'wait_for_it');
-    expect(error.message).toMatch(
-      /^golem: tool stage: tool "wait_for_it" \(call "call-1"\): /,
-    );
+    expect(error.message).toMatch(/^golem: tool stage: tool "wait_for_it" \(call "call-1"\): /);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.aborted).toBe(true);
     expect(DeadlineExceededError.is(seen[0]?.reason)).toBe(true);

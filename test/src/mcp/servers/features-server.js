@@ -41,14 +41,21 @@ const server = new McpServer(
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const cancellations = [];
 
-server.registerTool('echo', { description: 'Echo.', inputSchema: { text: z.string() } }, async ({ text: t }) => text(t));
-server.registerTool('wait_cancel', { description: 'Wait until cancelled.' }, (extra) =>
-  new Promise((resolve) => {
-    extra.signal.addEventListener('abort', () => {
-      cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason) });
-      resolve(text('cancelled'));
-    });
-  }),
+server.registerTool(
+  'echo',
+  { description: 'Echo.', inputSchema: { text: z.string() } },
+  async ({ text: t }) => text(t),
+);
+server.registerTool(
+  'wait_cancel',
+  { description: 'Wait until cancelled.' },
+  (extra) =>
+    new Promise((resolve) => {
+      extra.signal.addEventListener('abort', () => {
+        cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason) });
+        resolve(text('cancelled'));
+      });
+    }),
 );
 server.registerTool('cancellations', { description: 'What was cancelled.' }, async () =>
   text(JSON.stringify(cancellations)),
@@ -79,14 +86,24 @@ if (mode === 'no-tasks') {
   const taskTool = (name, finish) =>
     server.experimental.tasks.registerToolTask(
       name,
-      { description: `Task ${name}.`, inputSchema: { n: z.number() }, execution: { taskSupport: 'required' } },
+      {
+        description: `Task ${name}.`,
+        inputSchema: { n: z.number() },
+        execution: { taskSupport: 'required' },
+      },
       {
         createTask: async ({ n }, extra) => {
           const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 20 });
           if (finish !== 'hang') {
             setTimeout(() => {
-              if (finish === 'fail') void extra.taskStore.updateTaskStatus(task.taskId, 'failed', 'disk full');
-              else void extra.taskStore.storeTaskResult(task.taskId, 'completed', text(`squared: ${n * n}`));
+              if (finish === 'fail')
+                void extra.taskStore.updateTaskStatus(task.taskId, 'failed', 'disk full');
+              else
+                void extra.taskStore.storeTaskResult(
+                  task.taskId,
+                  'completed',
+                  text(`squared: ${n * n}`),
+                );
             }, 30);
           }
           return { task };
@@ -106,7 +123,11 @@ const pages = (items, cursor, size = 2) => {
   const next = start + size < items.length ? String(start + size) : undefined;
   return { slice: items.slice(start, start + size), next };
 };
-const resources = ['a', 'b', 'c'].map((id) => ({ uri: `mem://doc/${id}`, name: `doc ${id}`, mimeType: 'text/plain' }));
+const resources = ['a', 'b', 'c'].map((id) => ({
+  uri: `mem://doc/${id}`,
+  name: `doc ${id}`,
+  mimeType: 'text/plain',
+}));
 resources.push({ uri: 'mem://big', name: 'big', mimeType: 'text/plain' });
 resources.push({ uri: 'mem://logo', name: 'logo', mimeType: 'image/png' });
 server.server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
@@ -118,9 +139,14 @@ server.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => 
 }));
 server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
   const { uri } = request.params;
-  if (uri === 'mem://big') return { contents: [{ uri, mimeType: 'text/plain', text: 'z'.repeat(5000) }] };
+  if (uri === 'mem://big')
+    return { contents: [{ uri, mimeType: 'text/plain', text: 'z'.repeat(5000) }] };
   if (uri === 'mem://logo') {
-    return { contents: [{ uri, mimeType: 'image/png', blob: Buffer.from([137, 80, 78, 71]).toString('base64') }] };
+    return {
+      contents: [
+        { uri, mimeType: 'image/png', blob: Buffer.from([137, 80, 78, 71]).toString('base64') },
+      ],
+    };
   }
   return { contents: [{ uri, mimeType: 'text/plain', text: `text of ${uri}` }] };
 });
@@ -136,9 +162,22 @@ server.server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
 server.server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
   description: `Prompt ${request.params.name}.`,
   messages: [
-    { role: 'user', content: { type: 'text', text: `Tell me about ${request.params.arguments?.topic ?? 'nothing'}.` } },
+    {
+      role: 'user',
+      content: {
+        type: 'text',
+        text: `Tell me about ${request.params.arguments?.topic ?? 'nothing'}.`,
+      },
+    },
     { role: 'assistant', content: { type: 'text', text: 'Gladly.' } },
-    { role: 'user', content: { type: 'image', data: Buffer.from('PNG').toString('base64'), mimeType: 'image/png' } },
+    {
+      role: 'user',
+      content: {
+        type: 'image',
+        data: Buffer.from('PNG').toString('base64'),
+        mimeType: 'image/png',
+      },
+    },
   ],
 }));
 
