@@ -17,7 +17,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /**
  * Golem tools and agents as an MCP server (the SDK's low-level `Server`): `tools/list` advertises
  * each tool's name, description and JSON Schema; `tools/call` validates the arguments and runs the
- * tool under its deadline (see {@link runServedTool} for how outcomes map to MCP results).
+ * tool under its deadline (the MCP server guide says how outcomes map to MCP results).
  * One definition serves many connections: {@link McpToolServer.connect} builds an SDK server per
  * transport (`serveMcpStdio` and `serveMcpHttp` do it for you).
  */
