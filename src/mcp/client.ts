@@ -159,7 +159,7 @@ export class McpClient {
         toolName: definition.name,
         side: 'server',
         message:
-          'marks it task-only but does not declare task support for tools/call in the handshake',
+          'the server marks it task-only but does not declare task support for tools/call in the handshake',
       });
     }
     return undefined;

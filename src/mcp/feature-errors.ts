@@ -24,7 +24,7 @@ export class McpTaskError extends GolemError {
   ) {
     super(
       'McpTaskError',
-      `mcp: server "${init.server}", task tool ${JSON.stringify(init.toolName)}: ${init.side === 'local' ? 'refused locally' : 'the server'} — ${init.message}`,
+      `mcp: server "${init.server}", task tool ${JSON.stringify(init.toolName)} (${init.side === 'local' ? 'refused by this client' : 'refused or failed by the server'}): ${init.message}`,
       options,
     );
     this.server = init.server;

@@ -67,10 +67,10 @@ export async function callAsTask(
       }
       if (task.status === 'failed')
         throw failed(
-          `failed${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`,
+          `the task failed${task.statusMessage === undefined ? '' : `: ${task.statusMessage}`}`,
           taskId,
         );
-      if (task.status === 'cancelled') throw failed('cancelled the task', id);
+      if (task.status === 'cancelled') throw failed('the task was cancelled', id);
       const suggested = typeof task.pollInterval === 'number' ? task.pollInterval : 1000;
       await pause(
         Math.min(MAX_TASK_POLL_MS, Math.max(MIN_TASK_POLL_MS, suggested)),

@@ -4,6 +4,7 @@
  * mapping of `ModelRetry` and failures to `isError` results, deadlines and cancellation, progress,
  * per-request deps, and the round trip golem agent → MCP → golem agent.
  */
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -267,4 +268,45 @@ test('bad server options are typed errors naming the option', async () => {
     'mcp: option `tools` has two tools named "add"',
   );
   expect(McpConfigError.is(await caught(() => createMcpServer({})))).toBe(true);
+});
+
+test('exposeErrors shows the message; onError observes every unexpected failure', async () => {
+  const seen: [string, string][] = [];
+  const exposed = await serveMcpHttp(
+    createMcpServer({
+      tools: [tools[1] as never],
+      exposeErrors: true,
+      onError: (error, name) => {
+        seen.push([name, (error as Error).message]);
+      },
+    }),
+  );
+  const sdk = new Client({ name: 'sdk-test', version: '1' });
+  try {
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(exposed.url)));
+    expect(await sdk.callTool({ name: 'explode', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'tool explode failed: database password is hunter2' }],
+      isError: true,
+    });
+    expect(seen).toEqual([['explode', 'database password is hunter2']]);
+  } finally {
+    await sdk.close();
+    await exposed.close();
+  }
+});
+
+test('serveMcpHttp refuses a Host header it does not serve (DNS rebinding)', async () => {
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    const request = httpRequest(
+      serving.url,
+      { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      },
+    );
+    request.once('error', reject);
+    request.end('{}');
+  });
+  expect(status).toBe(403);
 });
