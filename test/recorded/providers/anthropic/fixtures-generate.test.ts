@@ -5,8 +5,8 @@
  */
 import { ModelHTTPError, type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { wireResponse } from '../../../support/wire-response';
 import { API_KEY, jsonReply, modelFor } from '../../../src/providers/anthropic/support';
+import { recordedView } from '../../recorded-view';
 import { expectedResponse, fixtureJson, fixtureText } from './recorded';
 
 let server: ReplayServer;
@@ -20,7 +20,7 @@ const userText = (text: string): ModelRequest['messages'] => [{ role: 'user', co
 test('a01 plain text: normalised text, usage, finish reason stop and model name', async () => {
   server.push(jsonReply(fixtureText('a01-text.json')));
   const response = await modelFor(server).generate({ messages: userText('Hi'), tools: [] });
-  expect(wireResponse(response)).toEqual(expectedResponse('a01-text'));
+  expect(recordedView(response, { provider: 'anthropic' })).toEqual(expectedResponse('a01-text'));
   expect(server.requests[0]?.json).toEqual({
     model: 'claude-test',
     max_tokens: 1024,
@@ -65,7 +65,9 @@ test('a03 parallel tool calls: the recorded request (minus tool_choice) and four
     tools: [{ name: tool.name, description: tool.description, schema: tool.input_schema }],
     settings: { maxTokens: 4096 },
   });
-  expect(wireResponse(response)).toEqual(expectedResponse('a03-parallel-tool-calls'));
+  expect(recordedView(response, { provider: 'anthropic', model: 'claude-haiku-4-5' })).toEqual(
+    expectedResponse('a03-parallel-tool-calls'),
+  );
   // The contract has no tool choice: the adapter leaves `tool_choice` at the API default (auto).
   expect(server.requests[0]?.json).toEqual({ ...(recorded as object), tool_choice: undefined });
 });
@@ -81,7 +83,9 @@ test('a07 structured output: output_config.format json_schema as recorded; the J
     outputSchema: recorded.output_config.format.schema,
     settings: { maxTokens: 4096 },
   });
-  expect(wireResponse(response)).toEqual(expectedResponse('a07-structured-output'));
+  expect(recordedView(response, { provider: 'anthropic', model: 'claude-sonnet-4-5' })).toEqual(
+    expectedResponse('a07-structured-output'),
+  );
   expect(server.requests[0]?.json).toEqual(recorded);
 });
 
@@ -92,7 +96,9 @@ test('a08 thinking: the recorded thinking request and a signed thinking block be
     tools: [],
     settings: { maxTokens: 4096, thinking: { mode: 'enabled', budgetTokens: 1024 } },
   });
-  expect(wireResponse(response)).toEqual(expectedResponse('a08-thinking'));
+  expect(recordedView(response, { provider: 'anthropic', model: 'claude-sonnet-4-5' })).toEqual(
+    expectedResponse('a08-thinking'),
+  );
   expect(server.requests[0]?.json).toEqual(fixtureJson('a08-thinking.request.json'));
 });
 
@@ -107,7 +113,9 @@ test('a11 image input: a URL part becomes an image block with a url source, as r
     tools: [],
     settings: { maxTokens: 4096 },
   });
-  expect(wireResponse(response)).toEqual(expectedResponse('a11-image-input'));
+  expect(recordedView(response, { provider: 'anthropic', model: 'claude-haiku-4-5' })).toEqual(
+    expectedResponse('a11-image-input'),
+  );
   expect(server.requests[0]?.json).toEqual(fixtureJson('a11-image-input.request.json'));
 });
 

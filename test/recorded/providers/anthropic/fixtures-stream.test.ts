@@ -6,7 +6,8 @@
  */
 import type { ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { wireResponse, wireThinking } from '../../../support/wire-response';
+import { wireThinking } from '../../../support/wire-response';
+import { recordedView } from '../../recorded-view';
 import { DeltaLog, jsonReply, modelFor, sseReply } from '../../../src/providers/anthropic/support';
 import {
   chunksToSse,
@@ -103,7 +104,9 @@ describe.each(cases)('$name', (c) => {
   test('the assembled response equals the expected normalised result', async () => {
     server.push(sseReply(c.body()));
     const response = await modelFor(server, { model: c.model }).stream(c.request, () => undefined);
-    expect(wireResponse(response)).toEqual(expectedResponse(c.name));
+    expect(recordedView(response, { provider: 'anthropic', model: c.model })).toEqual(
+      expectedResponse(c.name),
+    );
   });
 
   test('the deltas add up to the text, tool calls and thinking of the response', async () => {

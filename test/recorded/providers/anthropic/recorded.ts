@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelResponse, ThinkingBlock, ToolCall } from 'golem';
 import { recordedDir } from '../../fixtures-root';
+import { expectedDetails, expectedId } from '../../recorded-view';
 
 /** The recorded Anthropic fixtures, beside the checkout as in CI. */
 export const FIXTURES = recordedDir('anthropic');
@@ -30,6 +31,8 @@ export function chunksToSse(text: string): string {
 }
 
 interface ExpectedFixture {
+  /** The recorded message id (`msg_…`). */
+  id: string;
   model: string;
   text: string;
   reasoning: { type: string; text?: string; signature?: string; data?: string }[];
@@ -59,7 +62,8 @@ const UNIFIED: Record<string, string> = {
 /**
  * The normalised response a fixture must produce: text, calls (args = the JSON text of the
  * parsed args, or the raw text when unparseable), thinking blocks, usage (input includes cache
- * reads and writes), the unified finish reason and the model name.
+ * reads and writes; the cache counts on their own), the unified finish reason, the model name and
+ * the recorded message id — the recorded view of ../../recorded-view.ts.
  */
 export function expectedResponse(name: string): ModelResponse {
   const e = expectedOf(name);
@@ -85,9 +89,11 @@ export function expectedResponse(name: string): ModelResponse {
         e.usage.cache_read_input_tokens +
         e.usage.cache_creation_input_tokens,
       outputTokens: e.usage.output_tokens,
+      ...expectedDetails(e.usage),
     },
     finishReason: UNIFIED[e.finish_reason_unified_suggestion] ?? e.finish_reason,
     modelName: e.model,
+    ...expectedId(e.id),
   };
 }
 
@@ -103,6 +109,7 @@ export function messageBodyOf(name: string): string {
   for (const c of e.tool_calls)
     content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
   return JSON.stringify({
+    id: e.id,
     type: 'message',
     role: 'assistant',
     model: e.model,

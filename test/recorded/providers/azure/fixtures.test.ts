@@ -9,6 +9,7 @@ import type { ModelRequest, ToolSpec } from 'golem';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { collector, omit } from '../../../src/providers/openai/support';
+import { recordedView } from '../../recorded-view';
 import {
   chunksToSse,
   expectedOf,
@@ -21,6 +22,7 @@ import {
 const DIR = 'azure';
 const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
 const JSON_TYPE = { 'content-type': 'application/json' };
+const AZURE = { provider: 'azure' };
 const KEY = 'azure-key-0123456789';
 
 let server: ReplayServer;
@@ -66,7 +68,7 @@ const parallelRequest: ModelRequest = {
 test('z01 v1 text: exact response; path, api-key header and body as recorded', async () => {
   server.push({ headers: JSON_TYPE, body: fixtureBytes(DIR, 'z01-text.json') });
   const response = await v1().generate(ask('What is 4200 + 42?'));
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z01-text')));
+  expect(recordedView(response, AZURE)).toEqual(expectedResponse(expectedOf(DIR, 'z01-text')));
   const request = server.requests[0];
   expect(request?.url).toBe('/openai/v1/chat/completions');
   expect(request?.headers['api-key']).toBe(KEY);
@@ -79,7 +81,7 @@ test('z02 v1 stream: a first chunk with choices:[] and empty model is skipped; e
   const c = collector();
   const response = await v1().stream(ask('What is 4200 + 42?'), c.onDelta);
   const expected = expectedOf(DIR, 'z02-text.stream');
-  expect(response).toEqual(expectedResponse(expected));
+  expect(recordedView(response, AZURE)).toEqual(expectedResponse(expected));
   expect(c.text()).toBe(expected.text);
   expect(server.requests[0]?.json).toEqual(fixtureJson(DIR, 'z02-text.stream.request.json'));
 });
@@ -93,7 +95,9 @@ test('z03 classic deployment URL with api-version; no model in the body', async 
     apiKey: KEY,
   });
   const response = await classic.generate(ask('What is the capital of France?'));
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z03-text-deployment-url')));
+  expect(recordedView(response, AZURE)).toEqual(
+    expectedResponse(expectedOf(DIR, 'z03-text-deployment-url')),
+  );
   expect(server.requests[0]?.url).toBe(
     '/openai/deployments/gpt-4o/chat/completions?api-version=2024-12-01-preview',
   );
@@ -105,7 +109,9 @@ test('z03 classic deployment URL with api-version; no model in the body', async 
 test('z04 parallel tool calls with strict tools: request identical to the recorded one', async () => {
   server.push({ headers: JSON_TYPE, body: fixtureBytes(DIR, 'z04-parallel-tool-calls.json') });
   const response = await v1({ strictSchemas: true }).generate(parallelRequest);
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z04-parallel-tool-calls')));
+  expect(recordedView(response, AZURE)).toEqual(
+    expectedResponse(expectedOf(DIR, 'z04-parallel-tool-calls')),
+  );
   expect(server.requests[0]?.json).toEqual(
     fixtureJson(DIR, 'z04-parallel-tool-calls.request.json'),
   );
@@ -114,7 +120,9 @@ test('z04 parallel tool calls with strict tools: request identical to the record
 test('z05 parallel tool calls streamed with strict tools: request identical, calls assembled', async () => {
   server.push({ headers: SSE, body: fixtureBytes(DIR, 'z05-parallel-tool-calls.stream.sse') });
   const response = await v1({ strictSchemas: true }).stream(parallelRequest, () => undefined);
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z05-parallel-tool-calls.stream')));
+  expect(recordedView(response, AZURE)).toEqual(
+    expectedResponse(expectedOf(DIR, 'z05-parallel-tool-calls.stream')),
+  );
   expect(server.requests[0]?.json).toEqual(
     fixtureJson(DIR, 'z05-parallel-tool-calls.stream.request.json'),
   );
@@ -131,7 +139,9 @@ test('z06 structured output ($defs, $ref): exact response; the recorded schema i
     ...ask('Please recommend the most popular book by Patrick Rothfuss'),
     outputSchema: schema,
   });
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z06-structured-output')));
+  expect(recordedView(response, AZURE)).toEqual(
+    expectedResponse(expectedOf(DIR, 'z06-structured-output')),
+  );
   expect(server.requests[0]?.json).toEqual({
     model: 'gpt-5-mini',
     messages: recorded.messages,
@@ -149,7 +159,9 @@ test('z07 image input: image_url part; request equal but for detail', async () =
     ],
     tools: [],
   });
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'z07-image-input')));
+  expect(recordedView(response, AZURE)).toEqual(
+    expectedResponse(expectedOf(DIR, 'z07-image-input')),
+  );
   const recorded = fixtureJson(DIR, 'z07-image-input.request.json') as {
     messages: { content: { image_url?: Record<string, unknown> }[] }[];
   };
@@ -164,7 +176,7 @@ test('z08 model-router stream (two choice-less chunks): exact response', async (
   const c = collector();
   const response = await v1().stream(ask('Capital of Denmark?'), c.onDelta);
   const expected = expectedOf(DIR, 'z08-model-router.stream');
-  expect(response).toEqual(expectedResponse(expected));
+  expect(recordedView(response, AZURE)).toEqual(expectedResponse(expected));
   expect(c.text()).toBe(expected.text);
 });
 

@@ -12,6 +12,7 @@ import {
   useHarness,
 } from '../../../src/providers/bedrock/support';
 import { expectedOf, expectedResponse, fixtureBytes, recordedHttp } from './recorded';
+import { recordedView } from '../../recorded-view';
 
 const harness = useHarness();
 
@@ -34,7 +35,9 @@ describe('recorded Converse fixtures through generate', () => {
 
       const response = await model({ model: expected.model }).generate(requestFromRecording(base));
 
-      expect(response).toEqual(expectedResponse(base));
+      expect(recordedView(response, { provider: 'bedrock', model: expected.model })).toEqual(
+        expectedResponse(base),
+      );
       expect(server.requests).toHaveLength(1);
       const sent = server.requests[0]!;
       expect(sent.method).toBe('POST');

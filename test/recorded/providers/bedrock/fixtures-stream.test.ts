@@ -3,10 +3,11 @@
  * byte-exact) through `stream`, decoded by the real SDK: exact request body and path, the deltas,
  * the assembled response, and parity with `generate` on the same content.
  */
-import type { Delta } from 'golem';
+import type { Delta, ModelResponse } from 'golem';
 import { expectedBody, requestFromRecording } from './recorded-request';
 import { jsonReply, streamReply, useHarness } from '../../../src/providers/bedrock/support';
 import { expectedOf, expectedResponse, fixtureBytes, recordedHttp } from './recorded';
+import { recordedView } from '../../recorded-view';
 
 const harness = useHarness();
 
@@ -77,7 +78,7 @@ function converseBodyOf(base: string): string {
   return JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason, usage });
 }
 
-async function streamFixture(base: string): Promise<{ deltas: Delta[]; response: unknown }> {
+async function streamFixture(base: string): Promise<{ deltas: Delta[]; response: ModelResponse }> {
   const { server, model } = harness.current;
   server.push(streamReply(fixtureBytes(`${base}.eventstream.bin`)));
   const deltas: Delta[] = [];
@@ -90,10 +91,13 @@ async function streamFixture(base: string): Promise<{ deltas: Delta[]; response:
   return { deltas, response };
 }
 
+/** The adapter and configured model the stamps of a replayed fixture must name. */
+const bedrockOrigin = (base: string) => ({ provider: 'bedrock', model: expectedOf(base).model });
+
 describe('recorded ConverseStream fixtures through stream', () => {
   test.each(cases)('%s (%s): exact body and path, assembled response as expected', async (base) => {
     const { response } = await streamFixture(base);
-    expect(response).toEqual(expectedResponse(base));
+    expect(recordedView(response, bedrockOrigin(base))).toEqual(expectedResponse(base));
     const sent = harness.current.server.requests;
     expect(sent).toHaveLength(1);
     expect(sent[0]!.url).toBe(recordedHttp(base).path);
@@ -124,13 +128,13 @@ describe('recorded ConverseStream fixtures through stream', () => {
         block.signature += d.signature ?? '';
         thinking.set(d.index, block);
       }
-      // Deltas carry no provenance; the assembled blocks do (stamped by the adapter).
+      // Deltas carry no provenance; the assembled blocks do (checked by the recorded view).
       const blocks = (expected.message.thinking ?? []).map((b) => ({
         text: b.text,
         signature: b.signature,
       }));
       expect([...thinking.values()]).toEqual(blocks);
-      expect(response).toEqual(expected);
+      expect(recordedView(response, bedrockOrigin(base))).toEqual(expected);
     },
   );
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelResponse } from 'golem';
 import { recordedDir } from '../../fixtures-root';
+import { expectedDetails } from '../../recorded-view';
 
 /** The recorded Bedrock fixture folder, beside the checkout. */
 export const FIXTURES = recordedDir('bedrock');
@@ -26,7 +27,12 @@ export interface Expected {
   text: string;
   reasoning: { type: string; text?: string; signature?: string }[];
   tool_calls: { id: string; name: string; args: unknown }[];
-  usage: { input_tokens: number; output_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number | null;
+    cache_write_input_tokens: number | null;
+  };
   finish_reason: string;
   finish_reason_unified_suggestion: string;
 }
@@ -52,7 +58,11 @@ const UNIFIED: Record<string, string> = {
   'content-filter': 'content_filter',
 };
 
-/** The exact normalised golem response the expected.json describes. */
+/**
+ * The exact normalised golem response the expected.json describes, in the recorded view (see
+ * ../../recorded-view.ts: provenance checked there, not stated here). Converse responses carry no
+ * id, so there is no `responseId`.
+ */
 export function expectedResponse(base: string): ModelResponse {
   const e = expectedOf(base);
   const message: ModelResponse['message'] = { role: 'assistant' };
@@ -64,16 +74,22 @@ export function expectedResponse(base: string): ModelResponse {
       args: JSON.stringify(c.args),
     }));
   if (e.reasoning.length > 0)
-    message.thinking = e.reasoning.map((r) => ({
-      ...(r.signature === undefined
+    message.thinking = e.reasoning.map((r) =>
+      r.signature === undefined
         ? { text: r.text ?? '' }
-        : { text: r.text ?? '', signature: r.signature }),
-      provider: 'bedrock',
-      model: e.model,
-    }));
+        : { text: r.text ?? '', signature: r.signature },
+    );
   return {
     message,
-    usage: { inputTokens: e.usage.input_tokens, outputTokens: e.usage.output_tokens },
+    usage: {
+      // Converse's inputTokens excludes cache reads and writes; ours counts every input token.
+      inputTokens:
+        e.usage.input_tokens +
+        (e.usage.cache_read_input_tokens ?? 0) +
+        (e.usage.cache_write_input_tokens ?? 0),
+      outputTokens: e.usage.output_tokens,
+      ...expectedDetails(e.usage),
+    },
     finishReason: UNIFIED[e.finish_reason_unified_suggestion] ?? e.finish_reason,
     modelName: e.model,
   };

@@ -8,12 +8,20 @@ import { sharedJson } from './recorded';
 export interface Expected {
   http: { url: string | null; status: number | null };
   expected: {
+    /** The recorded `responseId`. */
+    id?: string | null;
     model?: string;
     text?: string;
     reasoning?: { text: string }[];
     thought_signatures?: { on_part: string; length: number }[];
     tool_calls?: { name: string; args: unknown }[];
-    usage?: { input_tokens: number; output_tokens: number };
+    /** `output_tokens` is `candidatesTokenCount`; thoughts are `thoughts_tokens`, apart. */
+    usage?: {
+      input_tokens: number;
+      output_tokens: number;
+      thoughts_tokens: number | null;
+      cached_content_tokens: number | null;
+    };
     finish_reason_unified_suggestion?: string;
     error?: { http_status: number; body: { error: { message: string; status: string } } };
   };

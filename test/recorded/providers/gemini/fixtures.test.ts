@@ -17,6 +17,7 @@ import {
   sseReply,
 } from '../../../src/providers/gemini/helpers';
 import { sharedJson, sharedText } from './recorded';
+import { expectedDetails, recordedView } from '../../recorded-view';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -70,19 +71,29 @@ describe.each(cases)('fixture $fixture', (c) => {
 
   test('normalises to the values of its expected.json', async () => {
     const { response } = await run(c);
+    const view = recordedView(response, {
+      provider: 'gemini',
+      model: c.options?.model ?? 'gemini-2.5-flash',
+    });
     expect({
-      model: response.modelName,
-      text: response.message.content ?? '',
-      reasoning: (response.message.thinking ?? []).flatMap((b) => b.text ?? []),
-      tool_calls: parsedCalls(response),
-      usage: response.usage,
-      finish: response.finishReason,
+      id: view.responseId,
+      model: view.modelName,
+      text: view.message.content ?? '',
+      reasoning: (view.message.thinking ?? []).flatMap((b) => b.text ?? []),
+      tool_calls: parsedCalls(view),
+      usage: view.usage,
+      finish: view.finishReason,
     }).toEqual({
+      id: e.id,
       model: e.model,
       text: e.text,
       reasoning: (e.reasoning ?? []).map((r) => r.text),
       tool_calls: e.tool_calls,
-      usage: { inputTokens: e.usage?.input_tokens, outputTokens: e.usage?.output_tokens },
+      usage: {
+        inputTokens: e.usage?.input_tokens,
+        outputTokens: e.usage?.output_tokens,
+        ...expectedDetails(e.usage ?? {}),
+      },
       finish: unified(e.finish_reason_unified_suggestion),
     });
     const ours = ourSignatures(response);

@@ -3,26 +3,21 @@
  * goes through the adapter (served by the loopback replay server) and must produce exactly the
  * values of its `*.expected.json`. Where the fixture recorded its request, the body we send for the
  * same conversation is compared with it; the differences are other clients' defaults we never
- * send (`n`, `stream: false`, `tool_choice`, `strict: false`, image `detail`).
+ * send (`n`, `stream: false`, `tool_choice`, `strict: false`, image `detail`). The error
+ * fixtures (o11–o13) are in fixtures-errors.test.ts.
  */
-import { ModelHTTPError, userMessage, systemMessage, imageUrl } from 'golem';
+import { userMessage, systemMessage, imageUrl } from 'golem';
 import type { ModelRequest, ToolSpec } from 'golem';
 import { openai, openaiCompatible } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
-import { wireResponse } from '../../../support/wire-response';
+import { recordedView } from '../../recorded-view';
 import { collector, omit } from '../../../src/providers/openai/support';
-import {
-  chunksToSse,
-  expectedOf,
-  expectedResponse,
-  fixtureBytes,
-  fixtureJson,
-  type ExpectedError,
-} from './recorded';
+import { chunksToSse, expectedOf, expectedResponse, fixtureBytes, fixtureJson } from './recorded';
 
 const DIR = 'openai';
 const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
 const JSON_TYPE = { 'content-type': 'application/json' };
+const OPENAI = { provider: 'openai' };
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -69,7 +64,7 @@ function withoutStrictFalse(request: unknown): unknown {
 test('o01 text: the exact response, and the request body equals the recorded one', async () => {
   server.push({ headers: JSON_TYPE, body: fixtureBytes(DIR, 'o01-text.json') });
   const response = await model().generate(ask('What is 4200 + 42?'));
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'o01-text')));
+  expect(recordedView(response, OPENAI)).toEqual(expectedResponse(expectedOf(DIR, 'o01-text')));
   expect(server.requests[0]?.url).toBe('/chat/completions');
   expect(server.requests[0]?.json).toEqual(fixtureJson(DIR, 'o01-text.request.json'));
 });
@@ -79,7 +74,7 @@ test('o02 text stream: the exact response, deltas spell the text, request equals
   const c = collector();
   const response = await model().stream(ask('What is 4200 + 42?'), c.onDelta);
   const expected = expectedOf(DIR, 'o02-text.stream');
-  expect(response).toEqual(expectedResponse(expected));
+  expect(recordedView(response, OPENAI)).toEqual(expectedResponse(expected));
   expect(c.text()).toBe(expected.text);
   expect(server.requests[0]?.json).toEqual(fixtureJson(DIR, 'o02-text.stream.request.json'));
 });
@@ -106,7 +101,9 @@ test('o03 tool call with empty args: args "{}", request equal but for n/stream/t
     messages: [userMessage('What is the largest city in the user country?')],
     tools,
   });
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'o03-tool-call')));
+  expect(recordedView(response, OPENAI)).toEqual(
+    expectedResponse(expectedOf(DIR, 'o03-tool-call')),
+  );
   expect(server.requests[0]?.json).toEqual(
     omit(fixtureJson(DIR, 'o03-tool-call.request.json'), 'n', 'stream', 'tool_choice'),
   );
@@ -115,7 +112,9 @@ test('o03 tool call with empty args: args "{}", request equal but for n/stream/t
 test('o04 parallel tool calls: both calls in order, request equal but for strict:false', async () => {
   server.push({ headers: JSON_TYPE, body: fixtureBytes(DIR, 'o04-parallel-tool-calls.json') });
   const response = await model().generate(parallelRequest);
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'o04-parallel-tool-calls')));
+  expect(recordedView(response, OPENAI)).toEqual(
+    expectedResponse(expectedOf(DIR, 'o04-parallel-tool-calls')),
+  );
   expect(server.requests[0]?.json).toEqual(
     withoutStrictFalse(fixtureJson(DIR, 'o04-parallel-tool-calls.request.json')),
   );
@@ -126,7 +125,7 @@ test('o05 parallel tool calls streamed: fragments assembled by index, ids announ
   const c = collector();
   const response = await model().stream(parallelRequest, c.onDelta);
   const expected = expectedOf(DIR, 'o05-parallel-tool-calls.stream');
-  expect(response).toEqual(expectedResponse(expected));
+  expect(recordedView(response, OPENAI)).toEqual(expectedResponse(expected));
   const starts = c.deltas.flatMap((d) => d.toolCalls ?? []).filter((t) => t.id !== undefined);
   expect(starts.map((t) => [t.index, t.id, t.name])).toEqual(
     expected.tool_calls.map((t, i) => [i, t.id, t.name]),
@@ -169,7 +168,9 @@ test('o06 structured output after a tool result: content is the JSON text; histo
       type: 'object',
     },
   });
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'o06-structured-output')));
+  expect(recordedView(response, OPENAI)).toEqual(
+    expectedResponse(expectedOf(DIR, 'o06-structured-output')),
+  );
   const sent = server.requests[0]?.json as Record<string, unknown>;
   expect(sent.messages).toEqual(recorded.messages);
   expect(sent.tools).toEqual(recorded.tools);
@@ -199,7 +200,7 @@ test('o07 DeepSeek reasoning_content becomes one thinking block before the text'
     baseURL: server.url,
   });
   const response = await deepseek.generate(ask('How do I cross the street?'));
-  expect(wireResponse(response)).toEqual(
+  expect(recordedView(response, { provider: 'deepseek', model: 'deepseek-reasoner' })).toEqual(
     expectedResponse(expectedOf(DIR, 'o07-reasoning-content-deepseek')),
   );
   expect(server.requests[0]?.json).toEqual(
@@ -213,7 +214,9 @@ test('o08 DeepSeek stream: reasoning deltas precede the tool call; args assemble
   const c = collector();
   const response = await model('deepseek-reasoner').stream(ask('weather in SF?'), c.onDelta);
   const expected = expectedOf(DIR, 'o08-reasoning-content-tool-call-deepseek.stream');
-  expect(wireResponse(response)).toEqual(expectedResponse(expected));
+  expect(recordedView(response, { provider: 'openai', model: expected.model })).toEqual(
+    expectedResponse(expected),
+  );
   const kinds = c.deltas.map((d) => (d.thinking ? 'thinking' : d.toolCalls ? 'tool' : 'text'));
   expect(kinds.indexOf('tool')).toBeGreaterThan(kinds.lastIndexOf('thinking'));
   expect(
@@ -230,7 +233,7 @@ test('o09 xAI reasoning_content with a tool call', async () => {
     body: fixtureBytes(DIR, 'o09-reasoning-content-tool-call-xai.json'),
   });
   const response = await model('grok-3-mini').generate(ask('weather in SF?'));
-  expect(wireResponse(response)).toEqual(
+  expect(recordedView(response, { provider: 'openai', model: 'grok-3-mini' })).toEqual(
     expectedResponse(expectedOf(DIR, 'o09-reasoning-content-tool-call-xai')),
   );
 });
@@ -245,75 +248,13 @@ test('o10 image input: a URL part becomes an image_url content part', async () =
     ],
     tools: [],
   });
-  expect(response).toEqual(expectedResponse(expectedOf(DIR, 'o10-image-input')));
+  expect(recordedView(response, OPENAI)).toEqual(
+    expectedResponse(expectedOf(DIR, 'o10-image-input')),
+  );
   const recorded = fixtureJson(DIR, 'o10-image-input.request.json') as {
     messages: { content: { image_url?: Record<string, unknown> }[] }[];
   };
   for (const part of recorded.messages[0]?.content ?? [])
     if (part.image_url) Reflect.deleteProperty(part.image_url, 'detail');
   expect(server.requests[0]?.json).toEqual(recorded);
-});
-
-async function expectHttpError(
-  name: string,
-  run: () => Promise<unknown>,
-  provider = 'openai',
-): Promise<ModelHTTPError> {
-  const expected = (
-    fixtureJson(DIR, `${name}.expected.json`) as { expected: { error: ExpectedError } }
-  ).expected.error;
-  const error: unknown = await run().catch((e: unknown) => e);
-  if (!ModelHTTPError.is(error)) throw new Error(`expected a ModelHTTPError, got ${String(error)}`);
-  const envelope = expected.body.error;
-  expect({ status: error.status, code: error.code, message: error.message }).toEqual({
-    status: expected.http_status,
-    code: String(envelope.code ?? envelope.type),
-    message: `${provider}: HTTP ${expected.http_status}: ${envelope.message}`,
-  });
-  return error;
-}
-
-test('o11 HTTP 400 invalid_request_error: code, message, not retryable', async () => {
-  server.push({ status: 400, headers: JSON_TYPE, body: fixtureBytes(DIR, 'o11-error-400.json') });
-  const error = await expectHttpError('o11-error-400', () =>
-    model('gpt-5-mini').generate(ask('x')),
-  );
-  expect(error.retryable).toBe(false);
-});
-
-test('o12 HTTP 404 model_not_found: not retryable; request equal but for stream:false', async () => {
-  server.push({ status: 404, headers: JSON_TYPE, body: fixtureBytes(DIR, 'o12-error-404.json') });
-  const error = await expectHttpError('o12-error-404', () =>
-    model('gpt-5.2-proo').generate(ask('hello')),
-  );
-  expect(error.retryable).toBe(false);
-  expect(server.requests[0]?.json).toEqual(
-    omit(fixtureJson(DIR, 'o12-error-404.request.json'), 'stream'),
-  );
-});
-
-test('o13 OpenRouter 429 with a numeric code: retryable, code "429"', async () => {
-  server.push({
-    status: 429,
-    headers: JSON_TYPE,
-    body: fixtureBytes(DIR, 'o13-error-429-openrouter.json'),
-  });
-  const router = openaiCompatible('openrouter', {
-    model: 'google/gemini-2.0-flash-exp:free',
-    apiKey: 'sk-or-test-key',
-    baseURL: server.url,
-  });
-  const error = await expectHttpError(
-    'o13-error-429-openrouter',
-    () =>
-      router.generate({
-        messages: [systemMessage('Be helpful.'), userMessage('Tell me a joke.')],
-        tools: [],
-      }),
-    'openrouter',
-  );
-  expect(error.retryable).toBe(true);
-  expect(server.requests[0]?.json).toEqual(
-    omit(fixtureJson(DIR, 'o13-error-429-openrouter.request.json'), 'stream'),
-  );
 });

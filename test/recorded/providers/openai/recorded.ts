@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelResponse, ToolCall } from 'golem';
 import { RECORDED_PROVIDERS } from '../../fixtures-root';
+import { expectedDetails, expectedId } from '../../recorded-view';
 
 /** The raw bytes of a fixture file. */
 export function fixtureBytes(dir: string, file: string): Buffer {
@@ -19,11 +20,18 @@ export function fixtureJson(dir: string, file: string): unknown {
 
 /** The `expected` block of a `*.expected.json`. */
 export interface ExpectedSuccess {
+  /** The recorded response `id` (`chatcmpl-…`, DeepSeek/xAI UUIDs). */
+  id: string | null;
   model: string;
   text: string;
   reasoning: { type: string; text: string }[];
   tool_calls: { id: string; name: string; args_raw: string }[];
-  usage: { input_tokens: number; output_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    reasoning_tokens: number | null;
+    cached_input_tokens: number | null;
+  };
   finish_reason: string;
 }
 
@@ -39,7 +47,10 @@ export function expectedOf(dir: string, name: string): ExpectedSuccess & { error
   return file.expected;
 }
 
-/** The normalised response a success fixture must produce. */
+/**
+ * The normalised response a success fixture must produce, in the recorded view (see
+ * ../../recorded-view.ts): with the recorded response id and the cache/reasoning counts.
+ */
 export function expectedResponse(expected: ExpectedSuccess): ModelResponse {
   const message: ModelResponse['message'] = { role: 'assistant' };
   if (expected.text !== '') message.content = expected.text;
@@ -56,9 +67,11 @@ export function expectedResponse(expected: ExpectedSuccess): ModelResponse {
     usage: {
       inputTokens: expected.usage.input_tokens,
       outputTokens: expected.usage.output_tokens,
+      ...expectedDetails(expected.usage),
     },
     finishReason: expected.finish_reason,
     modelName: expected.model,
+    ...expectedId(expected.id),
   };
 }
 
