@@ -31,6 +31,7 @@ export interface ExpectedSuccess {
     output_tokens: number;
     reasoning_tokens: number | null;
     cached_input_tokens: number | null;
+    total_tokens?: number;
   };
   finish_reason: string;
 }
@@ -66,13 +67,24 @@ export function expectedResponse(expected: ExpectedSuccess): ModelResponse {
     message,
     usage: {
       inputTokens: expected.usage.input_tokens,
-      outputTokens: expected.usage.output_tokens,
+      outputTokens: expectedOutput(expected.usage),
       ...expectedDetails(expected.usage),
     },
     finishReason: expected.finish_reason,
     modelName: expected.model,
     ...expectedId(expected.id),
   };
+}
+
+/**
+ * Output tokens as `Usage` counts them: reasoning included. A recording whose total is input +
+ * output + reasoning (xAI) counted reasoning apart, so it is added back.
+ */
+function expectedOutput(usage: ExpectedSuccess['usage']): number {
+  const { input_tokens: input, output_tokens: output, reasoning_tokens: reasoning } = usage;
+  if (reasoning !== null && reasoning > 0 && usage.total_tokens === input + output + reasoning)
+    return output + reasoning;
+  return output;
 }
 
 /** A vercel `*.chunks.txt` (one data payload per line) framed as SSE, with `data: [DONE]`. */
