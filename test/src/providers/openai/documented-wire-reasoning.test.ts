@@ -74,9 +74,10 @@ test('reasoning_content with a tool call (xAI preset): thinking, the call, no em
     ],
     toolCalls: [{ id: 'call_own_museum_1', name: 'museum_hours', args: '{"museum":"Louvre"}' }],
   });
+  // xAI counts reasoning apart (total 400 = 210 + 19 + 171): the output includes it here.
   expect(response.usage).toEqual({
     inputTokens: 210,
-    outputTokens: 19,
+    outputTokens: 190,
     cacheReadTokens: 180,
     reasoningTokens: 171,
   });
