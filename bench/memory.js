@@ -13,7 +13,7 @@ const frameworks = require('./frameworks');
 const [id, runsText] = process.argv.slice(2);
 const runs = Number(runsText);
 const CHECKPOINTS = 20;
-const WARMUP = Math.min(1000, Math.max(10, Math.floor(runs / 100)));
+const WARMUP = 5000;
 
 if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc');
 
@@ -39,6 +39,7 @@ function slope(points) {
 
 (async () => {
   const framework = frameworks.find((f) => f.id === id);
+  if (framework === undefined) throw new Error(`unknown framework ${id}`);
   const instance = framework.create();
   const first = await instance.runA();
   S.checkA(id, first.output, first.toolResults);

@@ -80,6 +80,101 @@ function add({ a, b }) {
   return String(a + b);
 }
 
+/** The zod schema of the `add` arguments every zod column uses (same shape as ADD_SCHEMA). */
+function addArgsSchema(z) {
+  return z.object({
+    a: z.number().describe('First addend'),
+    b: z.number().describe('Second addend'),
+  });
+}
+
+/** The zod schema of the structured output every zod column uses (same shape as FORECAST_SCHEMA). */
+function forecastSchema(z) {
+  return z.object({ city: z.string(), celsius: z.int() });
+}
+
+// ------------------------------------------------------------------ history continuation
+
+const PROMPT_HISTORY = 'Thanks. Anything else?';
+const HISTORY_MESSAGES = 200;
+const HISTORY_EXCHANGES = 20;
+
+/**
+ * The conversation carried into the history scenario: 20 blocks of 10 messages (200 in all), each
+ * block a user question, an assistant `add` call, its tool result, the assistant's answer, then
+ * three user/assistant text pairs. `shape` builds each message in a framework's own form:
+ * `{ user(text), call(id, a, b), result(id, text), assistant(text) }`. Built once per process and
+ * passed unchanged to every run (what a chat app holds between turns).
+ */
+function buildHistory(shape) {
+  const out = [];
+  for (let i = 0; i < HISTORY_EXCHANGES; i++) {
+    const id = `hist_${i}`;
+    out.push(shape.user(`Add ${i} and 1, please.`));
+    out.push(shape.call(id, i, 1));
+    out.push(shape.result(id, String(i + 1)));
+    out.push(shape.assistant(`${i} + 1 = ${i + 1}.`));
+    for (let j = 0; j < 3; j++) {
+      out.push(shape.user(`Question ${i}.${j}: is that right?`));
+      out.push(shape.assistant(`Yes, answer ${i}.${j} stands.`));
+    }
+  }
+  if (out.length !== HISTORY_MESSAGES) throw new Error(`history has ${out.length} messages`);
+  return out;
+}
+
+// ------------------------------------------------------------------------------ streaming
+
+/** Text deltas of the stream-text turn, and the text each carries. */
+const STREAM_DELTAS = 2000;
+const STREAM_TOKEN = 'tok ';
+const STREAM_TEXT = STREAM_TOKEN.repeat(STREAM_DELTAS);
+/**
+ * The streamed tool call: `add` {a:1,b:2} whose JSON arguments (padded with whitespace to 2,000
+ * characters, still valid JSON) arrive one character per delta; then "done" in one delta.
+ */
+const STREAM_ARGS = `{"a":1,${' '.repeat(STREAM_DELTAS - 13)}"b":2}`;
+const STREAM_TOOL_DELTAS = STREAM_ARGS.length + 1;
+
+/** A consumer's sink for streamed fragments: counts what arrives (every column does the same). */
+function makeSink() {
+  const sink = { received: 0, push: (text) => (sink.received += text.length) };
+  return sink;
+}
+
+/** Throws unless a stream-text run saw every fragment and produced the whole text. */
+function checkStreamText(framework, output, received) {
+  if (output !== STREAM_TEXT)
+    throw new Error(`${framework} (stream-text): output of ${String(output).length} characters`);
+  if (received !== STREAM_TEXT.length)
+    throw new Error(`${framework} (stream-text): ${received} characters streamed`);
+}
+
+/** Throws unless a stream-tool run streamed the call, ran the tool and answered. */
+function checkStreamTool(framework, output, toolResults, received) {
+  if (output !== FINAL_TEXT)
+    throw new Error(`${framework} (stream-tool): output ${JSON.stringify(output)}`);
+  if (JSON.stringify(toolResults) !== '["3"]')
+    throw new Error(`${framework} (stream-tool): tool results ${JSON.stringify(toolResults)}`);
+  if (received !== STREAM_ARGS.length + FINAL_TEXT.length)
+    throw new Error(`${framework} (stream-tool): ${received} characters streamed`);
+}
+
+/** Throws unless a run produced what its scenario expects (`method` names the scenario). */
+function check(method, framework, r) {
+  if (method === 'runA') return checkA(framework, r.output, r.toolResults);
+  if (method === 'runB') return checkB(framework, r.output);
+  if (method === 'runHistory') {
+    if (r.output !== FINAL_TEXT)
+      throw new Error(`${framework} (history): output ${JSON.stringify(r.output)}`);
+    return undefined;
+  }
+  if (method.startsWith('runStreamText')) return checkStreamText(framework, r.output, r.received);
+  if (method.startsWith('runStreamTool'))
+    return checkStreamTool(framework, r.output, r.toolResults, r.received);
+  return undefined;
+}
+
 /** Throws unless a scenario (a) run produced the expected transcript. */
 function checkA(framework, output, toolResults) {
   if (output !== FINAL_TEXT) throw new Error(`${framework} (a): output ${JSON.stringify(output)}`);
@@ -113,4 +208,17 @@ module.exports = {
   add,
   checkA,
   checkB,
+  check,
+  addArgsSchema,
+  forecastSchema,
+  PROMPT_HISTORY,
+  HISTORY_MESSAGES,
+  HISTORY_EXCHANGES,
+  buildHistory,
+  STREAM_DELTAS,
+  STREAM_TOKEN,
+  STREAM_TEXT,
+  STREAM_ARGS,
+  STREAM_TOOL_DELTAS,
+  makeSink,
 };

@@ -43,6 +43,82 @@ const fakeModel = {
   },
 };
 
+/** The history scenario's model: one more turn, answered with text (nothing to count). */
+const historyModel = {
+  ...fakeModel,
+  modelId: 'bench-fake-history',
+  async doGenerate() {
+    return text(S.FINAL_TEXT);
+  },
+};
+
+/**
+ * The streaming scenarios' model: `doStream` returns a ReadableStream whose parts are all enqueued
+ * at once (an instant provider). `text`: STREAM_DELTAS text deltas. `tool`: with no tool result
+ * yet, an `add` call whose input comes one character per `tool-input-delta`; after it, "done".
+ */
+function streamingModel(kind) {
+  const finish = (unified, raw) => ({
+    type: 'finish',
+    usage: USAGE,
+    finishReason: { unified, raw },
+  });
+  const textParts = (deltas, token) => [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't0' },
+    ...Array.from({ length: deltas }, () => ({ type: 'text-delta', id: 't0', delta: token })),
+    { type: 'text-end', id: 't0' },
+    finish('stop', 'stop'),
+  ];
+  return {
+    ...fakeModel,
+    modelId: `bench-fake-stream-${kind}`,
+    async doGenerate() {
+      throw new Error('the streaming scenarios stream');
+    },
+    async doStream(options) {
+      let parts;
+      if (kind === 'text') parts = textParts(S.STREAM_DELTAS, S.STREAM_TOKEN);
+      else if (countToolResults(options.prompt) > 0) parts = textParts(1, S.FINAL_TEXT);
+      else {
+        const { id, name } = S.CALLS[0];
+        parts = [
+          { type: 'stream-start', warnings: [] },
+          { type: 'tool-input-start', id, toolName: name },
+          ...Array.from(S.STREAM_ARGS, (ch) => ({ type: 'tool-input-delta', id, delta: ch })),
+          { type: 'tool-input-end', id },
+          { type: 'tool-call', toolCallId: id, toolName: name, input: S.STREAM_ARGS },
+          finish('tool-calls', 'tool_calls'),
+        ];
+      }
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  };
+}
+
+/** AI SDK ModelMessages of the carried history. */
+const SHAPE = {
+  user: (content) => ({ role: 'user', content }),
+  call: (toolCallId, a, b) => ({
+    role: 'assistant',
+    content: [{ type: 'tool-call', toolCallId, toolName: 'add', input: { a, b } }],
+  }),
+  result: (toolCallId, value) => ({
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId, toolName: 'add', output: { type: 'text', value } },
+    ],
+  }),
+  assistant: (content) => ({ role: 'assistant', content }),
+};
+
 function text(value) {
   return {
     content: [{ type: 'text', text: value }],
@@ -71,19 +147,19 @@ module.exports = {
     });
   },
   create() {
-    const { generateText, tool, stepCountIs, Output } = require('ai');
+    const { generateText, streamText, tool, stepCountIs, Output } = require('ai');
     const { z } = require('zod');
     const tools = {
       add: tool({
         description: S.ADD_DESCRIPTION,
-        inputSchema: z.object({
-          a: z.number().describe('First addend'),
-          b: z.number().describe('Second addend'),
-        }),
+        inputSchema: S.addArgsSchema(z),
         execute: async (args) => S.add(args),
       }),
     };
-    const forecast = Output.object({ schema: z.object({ city: z.string(), celsius: z.int() }) });
+    const forecast = Output.object({ schema: S.forecastSchema(z) });
+    const history = S.buildHistory(SHAPE);
+    const textModel = streamingModel('text');
+    const toolModel = streamingModel('tool');
     return {
       async runA() {
         const result = await generateText({
@@ -104,6 +180,47 @@ module.exports = {
           output: forecast,
         });
         return { output: result.output };
+      },
+      async runHistory() {
+        const result = await generateText({
+          model: historyModel,
+          system: S.SYSTEM,
+          messages: [...history, { role: 'user', content: S.PROMPT_HISTORY }],
+          tools,
+          stopWhen: stepCountIs(10),
+        });
+        return { output: result.text };
+      },
+      /** `textStream`, what a chat UI reads. */
+      async runStreamText() {
+        const sink = S.makeSink();
+        const result = streamText({
+          model: textModel,
+          system: S.SYSTEM,
+          prompt: S.PROMPT_A,
+          tools,
+        });
+        for await (const chunk of result.textStream) sink.push(chunk);
+        return { output: await result.text, received: sink.received };
+      },
+      /** `fullStream`, to see the tool input deltas as well as the text. */
+      async runStreamTool() {
+        const sink = S.makeSink();
+        const result = streamText({
+          model: toolModel,
+          system: S.SYSTEM,
+          prompt: S.PROMPT_A,
+          tools,
+          stopWhen: stepCountIs(10),
+        });
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta') sink.push(part.text);
+          else if (part.type === 'tool-input-delta') sink.push(part.delta);
+          else if (part.type === 'error') throw part.error;
+        }
+        const steps = await result.steps;
+        const toolResults = steps.flatMap((step) => step.toolResults.map((r) => r.output));
+        return { output: await result.text, toolResults, received: sink.received };
       },
     };
   },

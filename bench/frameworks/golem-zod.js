@@ -1,65 +1,123 @@
 'use strict';
 /**
- * Golem with Standard Schema: `defineTool({ args: zodSchema })` and `schemaOutput(zodSchema)`, the
- * same zod schemas the AI SDK, OpenAI Agents and LangChain columns use. The JSON Schema comes from
- * zod (once, at definition); every call is validated by zod's `~standard.validate`.
+ * Golem, plain path, with the zod schemas every zod column uses: `defineTool({ args: zodSchema })`
+ * and `schemaOutput(zodSchema)`. The JSON Schema comes from zod (once, at definition); every call
+ * is validated by zod's `~standard.validate`. Streaming: `runStream` read three ways — the
+ * `onDelta` callback, `for await` over the deltas, and the typed `events` view (n/a when the
+ * build has none).
  */
 const S = require('../scenario');
 const { GOLEM } = require('../golem');
-const { fakeModel } = require('./golem-model');
+const { SHAPE } = require('./loop');
+const { fakeModel, historyModel, streamingModel } = require('./golem-model');
 
-function addArgs(z) {
-  return z.object({
-    a: z.number().describe('First addend'),
-    b: z.number().describe('Second addend'),
-  });
+/** Thrown by a column that the build does not offer; the bench prints it as n/a. */
+class Unavailable extends Error {
+  constructor(message) {
+    super(message);
+    this.unavailable = true;
+  }
 }
 
-module.exports = {
-  id: 'golem-zod',
-  label: 'golem (zod)',
-  /** Scenario (g): the zod schema, its JSON Schema, the tool and the agent. */
-  define() {
-    const { Agent, defineTool } = require(GOLEM);
-    const { z } = require('zod');
-    return () => {
-      const addTool = defineTool({
-        name: 'add',
-        description: S.ADD_DESCRIPTION,
-        args: addArgs(z),
-        execute: S.add,
-      });
-      return new Agent({ model: fakeModel, instructions: S.SYSTEM, tools: [addTool] });
-    };
-  },
-  create() {
-    const { Agent, defineTool, schemaOutput } = require(GOLEM);
-    const { z } = require('zod');
-    const addTool = defineTool({
-      name: 'add',
-      description: S.ADD_DESCRIPTION,
-      args: addArgs(z),
-      execute: S.add,
-    });
-    const adder = new Agent({ model: fakeModel, instructions: S.SYSTEM, tools: [addTool] });
-    const forecaster = new Agent({
-      model: fakeModel,
-      instructions: S.SYSTEM,
-      ...schemaOutput(z.object({ city: z.string(), celsius: z.int() })),
-    });
+function forwardDelta(sink, delta) {
+  if (delta.content !== undefined) sink.push(delta.content);
+  if (delta.toolCalls !== undefined)
+    for (const call of delta.toolCalls)
+      if (call.argsFragment !== undefined) sink.push(call.argsFragment);
+}
+
+function forwardEvent(sink, event) {
+  if (event.type === 'text-delta') sink.push(event.text);
+  else if (event.type === 'tool-call-delta') sink.push(event.argsDelta);
+}
+
+const toolResults = (messages) => messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
+/** The three ways to read a streaming run, for one agent. */
+function streamReaders(agent) {
+  const done = async (stream, sink) => {
+    const result = await stream.result;
     return {
-      async runA() {
-        const result = await adder.run(S.PROMPT_A);
-        return { output: result.output, toolResults: toolResults(result.messages) };
-      },
-      async runB() {
-        const result = await forecaster.run(S.PROMPT_B);
-        return { output: result.output };
-      },
+      output: result.output,
+      toolResults: toolResults(result.messages),
+      received: sink.received,
     };
-  },
-};
-
-function toolResults(messages) {
-  return messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  };
+  return {
+    async callback(prompt) {
+      const sink = S.makeSink();
+      const stream = agent.runStream(prompt, { onDelta: (delta) => forwardDelta(sink, delta) });
+      return done(stream, sink);
+    },
+    async iterate(prompt) {
+      const sink = S.makeSink();
+      const stream = agent.runStream(prompt);
+      for await (const delta of stream) forwardDelta(sink, delta);
+      return done(stream, sink);
+    },
+    async events(prompt) {
+      const sink = S.makeSink();
+      const stream = agent.runStream(prompt);
+      if (stream.events === undefined) {
+        await stream.result;
+        throw new Unavailable('runStream(...).events is not in this build');
+      }
+      for await (const event of stream.events) forwardEvent(sink, event);
+      return done(stream, sink);
+    },
+  };
 }
+
+function create() {
+  const { Agent, defineTool, schemaOutput } = require(GOLEM);
+  const { z } = require('zod');
+  const define = (model) =>
+    new Agent({
+      model,
+      instructions: S.SYSTEM,
+      tools: [
+        defineTool({
+          name: 'add',
+          description: S.ADD_DESCRIPTION,
+          args: S.addArgsSchema(z),
+          execute: S.add,
+        }),
+      ],
+    });
+  const adder = define(fakeModel);
+  const continuer = define(historyModel);
+  const text = streamReaders(define(streamingModel('text')));
+  const tool = streamReaders(define(streamingModel('tool')));
+  const history = S.buildHistory(SHAPE);
+  const forecaster = new Agent({
+    model: fakeModel,
+    instructions: S.SYSTEM,
+    ...schemaOutput(S.forecastSchema(z)),
+  });
+  return {
+    async runA() {
+      const result = await adder.run(S.PROMPT_A);
+      return { output: result.output, toolResults: toolResults(result.messages) };
+    },
+    async runB() {
+      const result = await forecaster.run(S.PROMPT_B);
+      return { output: result.output };
+    },
+    async runHistory() {
+      const result = await continuer.run(S.PROMPT_HISTORY, { history });
+      return { output: result.output };
+    },
+    runStreamText: () => text.iterate(S.PROMPT_A),
+    runStreamTextCallback: () => text.callback(S.PROMPT_A),
+    runStreamTextEvents: () => text.events(S.PROMPT_A),
+    runStreamTool: () => tool.iterate(S.PROMPT_A),
+    runStreamToolCallback: () => tool.callback(S.PROMPT_A),
+    runStreamToolEvents: () => tool.events(S.PROMPT_A),
+    /** Scenario (g): the zod schema, its JSON Schema, the tool and the agent. */
+    runDefine() {
+      return define(fakeModel);
+    },
+  };
+}
+
+module.exports = { id: 'golem', label: 'golem (zod)', create, Unavailable };

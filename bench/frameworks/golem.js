@@ -1,12 +1,16 @@
 'use strict';
-/** Golem, programmatic: `new Agent`, `defineTool` with a JSON Schema and a plain-function parse. */
+/**
+ * An extra row, not a headline column: Golem given a hand-written validator (`defineTool` with a
+ * JSON Schema and a plain-function `parse`; native `outputSchema` + `decodeJSON(check)`), while
+ * every other column validates with zod. It shows what the validator alone costs.
+ */
 const S = require('../scenario');
 const { GOLEM } = require('../golem');
 const { fakeModel } = require('./golem-model');
 
 module.exports = {
-  id: 'golem',
-  label: 'golem',
+  id: 'golem-handwritten',
+  label: 'golem (hand-written validator, extra)',
   /** Scenario (g): builds the (a) agent from nothing but the imported module. */
   define() {
     const { Agent, defineTool } = require(GOLEM);

@@ -5,7 +5,7 @@ dist (never on src/), so their effect could be measured before anyone edits the 
     mkdir -p /tmp/golem-exp && cp -r ../dist /tmp/golem-exp/dist-orig
     ln -s "$PWD/../node_modules" /tmp/golem-exp/node_modules   # the decorators' dependencies
     python3 profile/try-changes.py vrec 1234568D                 # -> /tmp/golem-exp/vrec
-    GOLEM_BENCH_DIST=/tmp/golem-exp/vrec node --expose-gc run.js --scenarios=a,b,c
+    GOLEM_BENCH_DIST=/tmp/golem-exp/vrec node --expose-gc run.js --quick --scenarios=s1,s2,s3
 
 Patch keys: 1 tool signal, 2 events, 3 request specs, 4 safe JSON, 5 run start, 6 evidence,
 7 shared never-aborted run signal (upper bound of a lazy one), 8 inline tool invoke,
