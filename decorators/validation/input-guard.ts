@@ -10,7 +10,12 @@ export const INPUT_LIMITS = Object.freeze({
   maxChars: 4 * 1024 * 1024,
 });
 
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys rejected at any depth (prototype pollution). */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 
 /** What the value is, for messages: `null`, `an array`, `a number`… */
 export function kindOf(value: unknown): string {
