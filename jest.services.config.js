@@ -11,8 +11,7 @@ const base = require('./jest.config.js');
 module.exports = {
   ...base,
   roots: ['<rootDir>/test/services'],
-  // The queue suites (issue 16) are still being built; they join this run when they pass.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/services/queue/'],
+  testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/test/services/require-services.ts',
   // Suites share one server; running them one at a time keeps connection counts low.
   maxWorkers: 1,

@@ -2,19 +2,35 @@ import type { RunFeedEvent } from './feed-events';
 import type { RunFeedPort } from './port';
 import type { ErrorListener } from './redis';
 
+interface Batch {
+  readonly events: RunFeedEvent[];
+  /** Settles once the batch is written: the run's cancellation reason, if any. */
+  readonly written: Promise<string | undefined>;
+}
+
 interface Pending {
-  buffer: RunFeedEvent[];
-  flushing: Promise<void> | undefined;
+  /** The batch collecting this tick's events, not sent yet. */
+  next: Batch | undefined;
+  /** The last batch sent. */
+  last: Promise<string | undefined> | undefined;
+  /** Events sent and not yet written. */
+  inFlight: number;
+}
+
+/** Whether nothing is collected for the run (read through a call: `next` changes meanwhile). */
+function idle(pending: Pending): boolean {
+  return pending.next === undefined;
 }
 
 /**
- * Publishes a worker's feed events in order without slowing its runs: `push` buffers an event and
- * returns at once (deltas, run events), `send` also waits until everything buffered before it is
- * written (endings). One append per run is in flight at a time and carries every event buffered
- * meanwhile, so a burst of deltas costs a few round trips, not one each. The feed is advisory —
+ * Publishes a worker's feed events in order without slowing its runs: `push` adds an event to the
+ * run's batch for this tick and returns at once (deltas, run events); `send` also waits until that
+ * batch is written (endings). Batches are sent as soon as the tick ends, without waiting for the
+ * one before — the feed port applies appends in the order they are made (one Redis connection) —
+ * so an ending costs one round trip even while run events are in flight. The feed is advisory —
  * the run store is the record — so a failed append is reported to `onError` and never fails the
- * run; past `maxBuffered` events waiting for one run (Redis slower than the model), further deltas
- * are dropped (counted in {@link droppedDeltas}). Internal.
+ * run; past `maxBuffered` events in flight for one run (Redis slower than the model), further
+ * deltas are dropped (counted in {@link droppedDeltas}). Internal.
  */
 export class FeedPublisher {
   private readonly runs = new Map<string, Pending>();
@@ -32,22 +48,11 @@ export class FeedPublisher {
   }
 
   push(runId: string, event: RunFeedEvent): void {
-    let pending = this.runs.get(runId);
-    if (pending === undefined) {
-      pending = { buffer: [], flushing: undefined };
-      this.runs.set(runId, pending);
-    }
-    if (event.type === 'delta' && pending.buffer.length >= this.maxBuffered) {
-      this.dropped++;
-      return;
-    }
-    pending.buffer.push(event);
-    pending.flushing ??= this.flush(runId, pending);
+    this.batchOf(runId, event);
   }
 
   async send(runId: string, event: RunFeedEvent): Promise<void> {
-    this.push(runId, event);
-    await this.runs.get(runId)?.flushing;
+    await this.batchOf(runId, event)?.written;
   }
 
   /**
@@ -56,27 +61,50 @@ export class FeedPublisher {
    * reads as "not cancelled": the run goes on, checkpointed in the store.
    */
   async begin(runId: string, event: RunFeedEvent): Promise<string | undefined> {
-    await this.runs.get(runId)?.flushing;
-    try {
-      return await this.feed.append(runId, [event]);
-    } catch (error) {
-      this.onError(error instanceof Error ? error : new Error(String(error)));
-      return undefined;
-    }
+    return this.batchOf(runId, event)?.written;
   }
 
-  private async flush(runId: string, pending: Pending): Promise<void> {
-    await Promise.resolve(); // let the events of this tick join the batch
-    while (pending.buffer.length > 0) {
-      const batch = pending.buffer;
-      pending.buffer = [];
-      try {
-        await this.feed.append(runId, batch);
-      } catch (error) {
-        this.onError(error instanceof Error ? error : new Error(String(error)));
-      }
+  /** Adds `event` to the run's batch of this tick (sent when the tick ends); undefined if dropped. */
+  private batchOf(runId: string, event: RunFeedEvent): Batch | undefined {
+    let pending = this.runs.get(runId);
+    if (pending === undefined) {
+      pending = { next: undefined, last: undefined, inFlight: 0 };
+      this.runs.set(runId, pending);
     }
-    pending.flushing = undefined;
-    if (this.runs.get(runId) === pending) this.runs.delete(runId);
+    const waiting = pending.inFlight + (pending.next?.events.length ?? 0);
+    if (event.type === 'delta' && waiting >= this.maxBuffered) {
+      this.dropped++;
+      return undefined;
+    }
+    if (pending.next !== undefined) {
+      pending.next.events.push(event);
+      return pending.next;
+    }
+    const events = [event];
+    const p = pending;
+    const written = Promise.resolve().then(() => this.write(runId, p, events));
+    pending.next = { events, written };
+    return pending.next;
+  }
+
+  private async write(
+    runId: string,
+    pending: Pending,
+    events: RunFeedEvent[],
+  ): Promise<string | undefined> {
+    pending.next = undefined;
+    pending.inFlight += events.length;
+    const sent = this.feed.append(runId, events).catch((error: unknown) => {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    });
+    pending.last = sent;
+    try {
+      return await sent;
+    } finally {
+      pending.inFlight -= events.length;
+      if (pending.last === sent && idle(pending) && this.runs.get(runId) === pending)
+        this.runs.delete(runId);
+    }
   }
 }

@@ -3,7 +3,7 @@ import { FINISHED_TYPES, SETTLED_TYPES } from './feed-events';
 import type { RunFeedPort } from './port';
 import { parseCursor } from './redis-feed';
 
-/** How {@link readFeed} reads a run's feed. */
+/** How `queue.events(runId, options)` reads a run's feed. */
 export interface FeedReadOptions {
   /** Continue after this cursor (an entry's `cursor`, e.g. the SSE `Last-Event-ID`). */
   after?: string;
@@ -14,6 +14,11 @@ export interface FeedReadOptions {
   until?: 'settled' | 'finished';
   /** Stops reading (the iteration ends quietly). */
   signal?: AbortSignal;
+  /**
+   * Wait for a run that is not known yet — its id chosen by you (`enqueue(…, { runId })`), read
+   * before it is enqueued — instead of failing with `not-found`. Default false.
+   */
+  waitForStart?: boolean;
 }
 
 /**

@@ -26,7 +26,14 @@ export type { QueuedRunState, RunStatusReport, RunOutcome, CancelResult } from '
 export { QueueError } from './queue-error';
 export type { QueueErrorReason, QueueErrorInit } from './queue-error';
 export { JOB_VERSION, DEFAULT_LIMITS, jobIdOf } from './job';
-export type { RunJob, RunJobKind, RunJobOptions, JobDecisions, QueueLimits } from './job';
+export type {
+  RunJob,
+  RunJobKind,
+  RunJobOptions,
+  JobDecisions,
+  QueueLimits,
+  ResolvedLimits,
+} from './job';
 export type {
   SubmittedJob,
   JobState,

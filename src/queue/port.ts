@@ -75,7 +75,9 @@ export interface JobConsumerPort {
 export interface RunFeedPort {
   /**
    * Appends `events`, in order, atomically, and resolves with the run's cancellation reason if it
-   * was cancelled (so a worker starting a segment learns it in the same round trip).
+   * was cancelled (so a worker starting a segment learns it in the same round trip). Appends made
+   * one after another are applied in that order even when the earlier has not resolved yet (the
+   * Redis feed sends them over one connection): workers do not wait between batches.
    */
   append(runId: string, events: readonly RunFeedEvent[]): Promise<string | undefined>;
   /** Entries after `after` (a cursor), oldest first. */

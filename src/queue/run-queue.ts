@@ -187,9 +187,21 @@ export class RunQueue {
    */
   events(runId: string, options: FeedReadOptions = {}): AsyncIterable<FeedEntry> {
     this.open();
-    return readFeed(this.parts.feed, runId, options, () =>
-      storedEnding(this.store, this.parts.control, this.parts.producer, runId, options.after),
-    );
+    return readFeed(this.parts.feed, runId, options, async () => {
+      try {
+        return await storedEnding(
+          this.store,
+          this.parts.control,
+          this.parts.producer,
+          runId,
+          options.after,
+        );
+      } catch (error) {
+        if (options.waitForStart === true && QueueError.isReason(error, 'not-found'))
+          return undefined;
+        throw error;
+      }
+    });
   }
 
   /** Waits until the run settles (completed, paused, failed, cancelled) and returns the outcome from the store. */

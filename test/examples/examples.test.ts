@@ -14,10 +14,17 @@ type ExampleMain = (log: Log, input?: NodeJS.ReadableStream) => Promise<void>;
 jest.setTimeout(30_000);
 
 const root = join(__dirname, '..', '..', 'examples');
-const folders = readdirSync(root, { withFileTypes: true })
+const all = readdirSync(root, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
+/**
+ * Examples that need a service (their folder's services.txt names it, e.g. `redis`) run in
+ * `npm run test:services` (test/services/examples.test.ts); here they are listed as skipped.
+ */
+const needsServices = (name: string): boolean => existsSync(join(root, name, 'services.txt'));
+const folders = all.filter((name) => !needsServices(name));
+const serviceFolders = all.filter(needsServices);
 
 async function loadMain(file: string): Promise<ExampleMain> {
   const loaded: unknown = await import(file);
@@ -56,6 +63,18 @@ beforeAll(() => {
 afterAll(() => {
   for (const [key, value] of saved) process.env[key] = value;
 });
+
+test.each(serviceFolders)(
+  'example %s names the services it needs (services.txt); npm run test:services runs it',
+  (name) => {
+    const services = readFileSync(join(root, name, 'services.txt'), 'utf8')
+      .trim()
+      .split(/\s+/);
+    expect(services.length).toBeGreaterThan(0);
+    expect(services.filter((s) => s !== 'redis' && s !== 'postgres')).toEqual([]);
+    expect(existsSync(join(__dirname, '..', 'services', 'examples.test.ts'))).toBe(true);
+  },
+);
 
 test('the examples folder holds runnable examples', () => {
   expect(folders.length).toBeGreaterThan(0);

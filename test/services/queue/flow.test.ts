@@ -189,3 +189,16 @@ test('decisions are checked against the pending calls before anything is queued'
     reason: 'not-found',
   });
 });
+
+test('a subscriber may start before the run it waits for (waitForStart); otherwise an unknown run is not-found', async () => {
+  h = await harness();
+  await h.worker({ agents: [echoAgent([])] });
+  await expect(collect(h.queue.events('never-queued'))).rejects.toMatchObject({
+    reason: 'not-found',
+  });
+  const reading = collect(h.queue.events('chosen-id', { waitForStart: true }));
+  await h.queue.enqueue('support', 'Where is A-1?', { runId: 'chosen-id', deps: { user: 'ada' } });
+  const entries = await reading;
+  expect(entries.map((e) => e.event.type).at(-1)).toBe('completed');
+  expect(entries[0]?.event.type).toBe('queued');
+});

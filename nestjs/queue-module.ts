@@ -1,0 +1,176 @@
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type FactoryProvider,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { RunQueue, RunQueueOptions } from '../src/queue/index';
+import { isRecord } from '../src/index';
+import { GolemNestError } from './errors';
+import { loadQueue } from './queue-load';
+import {
+  GOLEM_QUEUE_OPTIONS,
+  GolemQueueWorker,
+  GOLEM_WORKER_OPTIONS,
+  type GolemQueueWorkerOptions,
+} from './queue-worker';
+
+/**
+ * Options of `GolemQueueModule.forRoot`: those of `runQueue` from `golem/queue` — the Redis
+ * `connection` (as `BullModule.forRoot` takes it), the run `store`, the queue `name` and key
+ * `prefix`. Workers registered with `registerWorker` share the connection, store, name and prefix.
+ */
+export type GolemQueueModuleOptions = RunQueueOptions;
+
+/** Options of `GolemQueueModule.forRootAsync`: a Nest factory provider producing the options. */
+export interface GolemQueueModuleAsyncOptions {
+  /** Modules whose exports the factory injects (e.g. `ConfigModule`). */
+  imports?: ModuleMetadata['imports'];
+  /** What the factory is called with, in order (e.g. `[ConfigService]`). */
+  inject?: FactoryProvider['inject'];
+  /** Builds the options; may be async. */
+  useFactory: (...args: never[]) => GolemQueueModuleOptions | Promise<GolemQueueModuleOptions>;
+}
+
+const RUN_QUEUE = 'GolemRunQueue';
+
+/**
+ * The injection token of the `RunQueue` that `GolemQueueModule.forRoot` provides (as
+ * `getQueueToken` is for `@nestjs/bullmq`): `moduleRef.get(getRunQueueToken())`, or what a test
+ * overrides.
+ */
+export function getRunQueueToken(): string {
+  return RUN_QUEUE;
+}
+
+/**
+ * Injects the `RunQueue` of `GolemQueueModule.forRoot` (as `@InjectQueue` does a BullMQ queue):
+ * `constructor(@InjectRunQueue() private readonly runs: RunQueue)`.
+ */
+export function InjectRunQueue(): PropertyDecorator & ParameterDecorator {
+  return Inject(RUN_QUEUE);
+}
+
+function checkOptions(options: unknown, where: string): GolemQueueModuleOptions {
+  if (!isRecord(options) || options.connection === undefined || !isRecord(options.store))
+    throw new GolemNestError(
+      `${where}: options must be an object with the Redis connection and the run store: { connection: 'redis://…' or { host, port }, store }`,
+      { reason: 'invalid-options' },
+    );
+  return options as unknown as GolemQueueModuleOptions;
+}
+
+/** Closes the queue when the application shuts down (after the workers have stopped). */
+@Injectable()
+class GolemQueueHost implements OnApplicationShutdown {
+  constructor(@Inject(RUN_QUEUE) private readonly queue: RunQueue) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}
+
+function rootModule(
+  imports: NonNullable<ModuleMetadata['imports']>,
+  options: FactoryProvider | { provide: symbol; useValue: GolemQueueModuleOptions },
+): DynamicModule {
+  return {
+    module: GolemQueueModule,
+    global: true,
+    imports,
+    providers: [
+      options,
+      {
+        provide: RUN_QUEUE,
+        inject: [GOLEM_QUEUE_OPTIONS],
+        useFactory: (o: GolemQueueModuleOptions) => loadQueue().runQueue(o),
+      },
+      GolemQueueHost,
+    ],
+    exports: [GOLEM_QUEUE_OPTIONS, RUN_QUEUE],
+  };
+}
+
+/**
+ * Distributed runs (`golem/queue`, BullMQ on Redis) in a NestJS application, shaped like
+ * `@nestjs/bullmq`:
+ *
+ * ```ts no-check
+ * @Module({
+ *   imports: [
+ *     GolemModule.forRoot({ defaultModel: 'test' }),
+ *     GolemModule.forFeature([SupportAgent]),
+ *     GolemQueueModule.forRoot({ connection: 'redis://127.0.0.1:6379', store }),
+ *     GolemQueueModule.registerWorker({ agents: [SupportAgent], concurrency: 4 }),
+ *   ],
+ *   controllers: [RunsController], // constructor(@InjectRunQueue() runs: RunQueue)
+ * })
+ * class AppModule {}
+ * ```
+ *
+ * `forRoot` / `forRootAsync` (once, global; like `BullModule.forRoot`) hold the connection and the
+ * run store and provide the `RunQueue` that enqueues, streams, decides and cancels
+ * (`@InjectRunQueue()`); `registerWorker` (like a `@Processor` class) starts a worker that runs
+ * the agent classes registered with `GolemModule.forFeature`, resolved by Nest for every job —
+ * their injected services come from the application, the job brings only JSON deps. An HTTP
+ * process imports `forRoot` alone; a worker process adds `registerWorker`. Needs the optional
+ * peers `bullmq` and `ioredis` (loaded here, not by `golem/nestjs` itself).
+ */
+@Module({})
+export class GolemQueueModule {
+  /** The global queue module with these options (see `runQueue` in `golem/queue`). */
+  static forRoot(options: GolemQueueModuleOptions): DynamicModule {
+    loadQueue();
+    const checked = checkOptions(options, 'GolemQueueModule.forRoot');
+    return rootModule([], { provide: GOLEM_QUEUE_OPTIONS, useValue: checked });
+  }
+
+  /**
+   * `forRoot` with options from a Nest factory provider: `GolemQueueModule.forRootAsync({
+   * imports: [ConfigModule], inject: [ConfigService], useFactory: (config: ConfigService) => ({
+   * connection: config.get('REDIS_URL'), store }) })`.
+   */
+  static forRootAsync(options: GolemQueueModuleAsyncOptions): DynamicModule {
+    loadQueue();
+    if (!isRecord(options) || typeof options.useFactory !== 'function')
+      throw new GolemNestError('GolemQueueModule.forRootAsync: useFactory must be a function', {
+        reason: 'invalid-options',
+      });
+    const factory = options.useFactory as (...args: unknown[]) => unknown;
+    return rootModule(options.imports ?? [], {
+      provide: GOLEM_QUEUE_OPTIONS,
+      inject: [...(options.inject ?? [])],
+      useFactory: async (...args: unknown[]) =>
+        checkOptions(await factory(...args), 'GolemQueueModule.forRootAsync'),
+    });
+  }
+
+  /**
+   * A worker in this application: once the application has bootstrapped it takes jobs and runs
+   * them with `agents` — agent classes registered with `GolemModule.forFeature` (each under its
+   * class name, the name `enqueue(SupportAgent, …)` sends) or engine `Agent`s by name — with its
+   * `concurrency`, `lanes` (rate limits) and `timeout`. On shutdown it stops taking jobs and
+   * finishes its runs (`handoverOnShutdown`: hands them to other workers at once instead).
+   * Inject `GolemQueueWorker` to read its state.
+   */
+  static registerWorker(options: GolemQueueWorkerOptions): DynamicModule {
+    loadQueue();
+    if (!isRecord(options) || !('agents' in options))
+      throw new GolemNestError(
+        'GolemQueueModule.registerWorker: options must name the agents the worker runs: { agents: [SupportAgent] }',
+        { reason: 'invalid-options' },
+      );
+    return {
+      module: GolemQueueWorkerModule,
+      providers: [{ provide: GOLEM_WORKER_OPTIONS, useValue: options }, GolemQueueWorker],
+      exports: [GolemQueueWorker],
+    };
+  }
+}
+
+/** The module `registerWorker` returns. */
+@Module({})
+class GolemQueueWorkerModule {}

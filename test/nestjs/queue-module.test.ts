@@ -1,0 +1,40 @@
+/**
+ * GolemQueueModule without a server: golem/nestjs loads without BullMQ or ioredis (golem/queue is
+ * loaded only when the queue module is configured), and bad options are typed errors at once.
+ * The module's behaviour on a real Redis is in test/services/queue/nestjs.test.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { GolemNestError, GolemQueueModule } from 'golem/nestjs';
+
+const ROOT = join(__dirname, '..', '..');
+
+test('loading golem/nestjs loads neither bullmq nor ioredis; configuring the queue module does', () => {
+  const script = `
+    const loaded = () => Object.keys(require.cache).filter((k) => /node_modules[\\\\/](bullmq|ioredis)[\\\\/]/.test(k)).length > 0;
+    const nest = require('./nestjs/index.ts');
+    const before = loaded();
+    try { nest.GolemQueueModule.forRoot({}); } catch {}
+    process.stdout.write(JSON.stringify({ before, after: loaded() }));`;
+  const out = execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(JSON.parse(out)).toEqual({ before: false, after: true });
+});
+
+test.each([
+  ['forRoot without a store', () => GolemQueueModule.forRoot({ connection: 'redis://x' } as never)],
+  ['forRoot without options', () => GolemQueueModule.forRoot(undefined as never)],
+  ['forRootAsync without a factory', () => GolemQueueModule.forRootAsync({} as never)],
+  ['registerWorker without agents', () => GolemQueueModule.registerWorker({} as never)],
+])('%s is an invalid-options GolemNestError', (_name, configure) => {
+  let thrown: unknown;
+  try {
+    configure();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(GolemNestError.is(thrown)).toBe(true);
+  expect(thrown).toMatchObject({ reason: 'invalid-options' });
+});
