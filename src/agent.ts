@@ -32,6 +32,7 @@ import { resolveConfig } from './agent-validate';
 import { traceStarter } from './agent-observability';
 import type { RunStream } from './agent-stream';
 import { partialSource, startRunStream } from './agent-stream';
+import { resumeAsStream } from './agent-resume-stream';
 import { RunInputError } from './engine/errors';
 import type { SettingsDefaults } from './agent-start';
 import type { HistoryProcessor } from './engine/history-processor';
@@ -118,7 +119,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     ...[options]: OptionsArg<Deps, StreamOptions<Deps>>
   ): RunStream<Output, Pausable> {
-    return startRunStream<Deps, Output, Pausable>(
+    return startRunStream<StreamOptions<Deps>, Output, Pausable>(
       (options ?? {}) as StreamOptions<Deps>,
       partialSource(this.engine),
       async (opts, handler) => {
@@ -163,6 +164,19 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     } finally {
       state.run.release();
     }
+  }
+
+  /**
+   * `resume` as a {@link RunStream}: the continuation streams (deltas, `events`, `textStream`) as
+   * the chat-UI approval flow needs after a human decision; through the store when `history` is a
+   * stored run's id. The model must stream (`ConfigError` otherwise, through `result`).
+   */
+  resumeStream(
+    history: readonly Message[] | string,
+    results: DeferredResults,
+    ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
+  ): RunStream<Output, Pausable> {
+    return resumeAsStream(this, partialSource(this.engine), history, results, options);
   }
 
   /**

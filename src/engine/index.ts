@@ -38,6 +38,24 @@ export type {
   DeferredResults,
 } from './deferred-types';
 export { StreamAbandonedError } from './delta-stream';
+export type {
+  RunStreamEvent,
+  RunStreamEventType,
+  TurnStartEvent,
+  TurnDiscardedEvent,
+  TextDeltaEvent,
+  ThinkingDeltaEvent,
+  ToolCallStartEvent,
+  ToolCallDeltaEvent,
+  ToolCallEndEvent,
+  TurnEndEvent,
+  ToolResultEvent,
+  ToolErrorEvent,
+  CorrectionEvent,
+  DeferredEvent,
+  FinishEvent,
+  RunErrorEvent,
+} from './stream-event-types';
 export type { DeepPartial } from './partial-output';
 export type {
   GuardrailPhase,

@@ -12,6 +12,7 @@ import { traced } from './instrumentation';
 import { callOptions, endEvent, price } from './model-turn-events';
 import { normaliseResponse } from './response';
 import { planRetry } from './retry';
+import { StreamCallIds } from './stream-call-ids';
 import { RetryAfterTooLongError } from './retry-after-error';
 import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-deadline';
 
@@ -94,6 +95,7 @@ export async function modelTurn<Deps>(
 /**
  * One streamed turn. The text streamed so far is remembered, so a turn that fails after the
  * caller saw part of an answer keeps that text in the partial evidence (`partial.interrupted`).
+ * Each call's first fragment carries the id the committed message will have (see `StreamCallIds`).
  */
 async function streamTurn<Deps>(
   config: EngineConfig<Deps>,
@@ -109,11 +111,16 @@ async function streamTurn<Deps>(
       `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
     );
   let streamed = '';
+  let ids: StreamCallIds | undefined;
   try {
     const response = await model.stream(
       request,
       (delta) => {
         if (delta.content !== undefined) streamed += delta.content;
+        if (delta.toolCalls !== undefined) {
+          ids ??= new StreamCallIds(state.requests);
+          return onDelta(ids.fill(delta));
+        }
         return onDelta(delta);
       },
       withSignal(options, deadline.signal),

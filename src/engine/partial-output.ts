@@ -52,7 +52,11 @@ export class PartialOutputFeed<Output> implements AsyncIterable<DeepPartial<Outp
   private iterated = false;
   private waiting: (() => void) | undefined;
 
-  constructor(private readonly source: PartialOutputSource) {}
+  /** `onAbandon` runs once when the consumer stops early (the run stream aborts the run). */
+  constructor(
+    private readonly source: PartialOutputSource,
+    private readonly onAbandon: () => void = () => undefined,
+  ) {}
 
   /** A model call starts: what the previous turn streamed is not the output. */
   turnStarted(): void {
@@ -154,7 +158,10 @@ export class PartialOutputFeed<Output> implements AsyncIterable<DeepPartial<Outp
   }
 
   private abandon(): void {
-    if (!this.closed) this.abandoned = true;
+    if (!this.closed) {
+      this.abandoned = true;
+      this.onAbandon();
+    }
     this.closed = true;
     this.changed();
   }

@@ -31,11 +31,18 @@ function isNamed(value: unknown, name: string): boolean {
   return typeof value === 'object' && value !== null && safeGet(value, 'name') === name;
 }
 
+/**
+ * The kind of the engine's `StreamAbandonedError` (a streaming run's consumer stopped reading):
+ * a cancellation too, and kept as the cause when a run's signal is aborted with it.
+ */
+const STREAM_ABANDONED = 'StreamAbandonedError';
+
 /** Whether the chain of `error` contains a cancellation or a deadline (ours or a DOM abort). */
 export function isCancellation(error: unknown): boolean {
   for (const e of errorChain(error)) {
     if (
       CancelledError.is(e) ||
+      hasKind(e, STREAM_ABANDONED) ||
       DeadlineExceededError.is(e) ||
       isNamed(e, 'AbortError') ||
       isNamed(e, 'TimeoutError')
@@ -54,12 +61,14 @@ export function isDeadlineExceeded(error: unknown): boolean {
 }
 
 /**
- * The typed error for an aborted signal: its reason when that is already one of ours, a
- * `DeadlineExceededError` for a timeout reason, otherwise a `CancelledError` whose cause is the reason.
+ * The typed error for an aborted signal: its reason when that is already one of ours (a
+ * cancellation, a deadline, or a stream consumer that stopped reading), a `DeadlineExceededError`
+ * for a timeout reason, otherwise a `CancelledError` whose cause is the reason.
  */
 export function cancellationError(signal: AbortSignal): CancelledError | DeadlineExceededError {
   const reason: unknown = signal.reason;
   if (CancelledError.is(reason) || DeadlineExceededError.is(reason)) return reason;
+  if (hasKind(reason, STREAM_ABANDONED)) return reason as CancelledError;
   if (isNamed(reason, 'TimeoutError'))
     return new DeadlineExceededError('deadline exceeded', { cause: reason });
   return new CancelledError('operation was cancelled', { cause: reason });
