@@ -28,6 +28,7 @@ module.exports = {
     '^golem/otel$': '<rootDir>/src/otel/index.ts',
     '^golem/prices$': '<rootDir>/src/prices/index.ts',
     '^golem/queue$': '<rootDir>/src/queue/index.ts',
+    '^golem/ui$': '<rootDir>/src/ui/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
