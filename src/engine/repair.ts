@@ -4,6 +4,8 @@ import type { Message, ToolCall } from '../model/message';
 export const INTERRUPTED_RESULT =
   'Tool call was interrupted before execution; no result was produced. Call the tool again if you need its result.';
 
+const NO_CALLS: readonly ToolCall[] = [];
+
 /**
  * Restores call/result pairing (spec §17.3): orphan, early and duplicate tool results are dropped,
  * and every unanswered call gets a synthesized "interrupted" result right after the assistant
@@ -13,11 +15,13 @@ export function repairHistory(history: readonly Message[]): Message[] {
   const pending = new Map<string, { owner: number; call: ToolCall }>();
   /** Calls whose id a later assistant message reused before they were answered. */
   const displaced: { owner: number; call: ToolCall }[] = [];
-  const keep: boolean[] = new Array<boolean>(history.length).fill(true);
-  let changed = false;
-  for (const [index, message] of history.entries()) {
+  /** Indexes of the tool results to drop; allocated on the first one (most histories have none). */
+  let drop: Set<number> | undefined;
+  // An index loop and no per-message allocation: every run repairs its whole history.
+  for (let index = 0; index < history.length; index++) {
+    const message = history[index] as Message;
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
+      for (const call of message.toolCalls ?? NO_CALLS) {
         if (call.id === '') continue;
         const earlier = pending.get(call.id);
         if (earlier?.owner === index) continue; // a repeated id within one message is one call
@@ -27,25 +31,21 @@ export function repairHistory(history: readonly Message[]): Message[] {
     } else if (message.role === 'tool') {
       const id = message.toolCallId ?? '';
       const entry = id === '' ? undefined : pending.get(id);
-      if (entry === undefined) {
-        keep[index] = false;
-        changed = true;
-      } else {
-        pending.delete(id);
-      }
+      if (entry === undefined) (drop ??= new Set()).add(index);
+      else pending.delete(id);
     }
   }
+  if (drop === undefined && displaced.length === 0 && pending.size === 0)
+    return history as Message[];
   const unanswered = new Map<number, ToolCall[]>();
   for (const { owner, call } of [...displaced, ...pending.values()]) {
     const list = unanswered.get(owner) ?? [];
     list.push(call);
     unanswered.set(owner, list);
-    changed = true;
   }
-  if (!changed) return history as Message[];
   const repaired: Message[] = [];
   for (const [index, message] of history.entries()) {
-    if (!keep[index]) continue;
+    if (drop?.has(index) === true) continue;
     repaired.push(message);
     const calls = unanswered.get(index);
     if (calls === undefined) continue;

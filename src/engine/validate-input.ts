@@ -24,37 +24,51 @@ export function validatePromptParts(parts: readonly Part[]): void {
  */
 export function validateHistory(history: readonly Message[]): void {
   if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
-  for (const [i, message] of history.entries()) {
-    const at = `history message ${i}`;
-    if (typeof message !== 'object' || (message as unknown) === null)
-      throw new RunInputError(`${at}: must be an object`);
-    if (!ROLES.includes(message.role)) {
-      throw new RunInputError(
-        `${at}: role must be one of ${ROLES.join(', ')}, got ${showValue(message.role)}`,
-      );
-    }
-    if (message.content !== undefined && typeof (message.content as unknown) !== 'string')
-      throw new RunInputError(`${at}: content must be a string`);
+  // An index loop, and the optional lists read only when present: every run validates its whole
+  // history, and most messages carry none of them (no iterator or empty array per message).
+  for (let i = 0; i < history.length; i++) validateMessage(history[i] as Message, i);
+}
+
+function validateMessage(message: Message, i: number): void {
+  if (typeof message !== 'object' || (message as unknown) === null)
+    throw new RunInputError(`${at(i)}: must be an object`);
+  if (!ROLES.includes(message.role)) {
+    throw new RunInputError(
+      `${at(i)}: role must be one of ${ROLES.join(', ')}, got ${showValue(message.role)}`,
+    );
+  }
+  if (message.content !== undefined && typeof (message.content as unknown) !== 'string')
+    throw new RunInputError(`${at(i)}: content must be a string`);
+  if (message.parts !== undefined) {
     const parts = message.parts ?? [];
     if (parts.length > 0 && message.role !== 'user')
-      throw new RunInputError(`${at}: parts are only supported on user messages`);
+      throw new RunInputError(`${at(i)}: parts are only supported on user messages`);
     for (const [j, part] of parts.entries()) {
       const problem = partProblem(part);
-      if (problem !== undefined) throw new RunInputError(`${at} part ${j}: ${problem}`);
+      if (problem !== undefined) throw new RunInputError(`${at(i)} part ${j}: ${problem}`);
     }
+  }
+  if (message.thinking !== undefined) {
     const thinking = message.thinking ?? [];
     if (thinking.length > 0 && message.role !== 'assistant') {
-      throw new RunInputError(`${at}: thinking is only supported on assistant messages`);
+      throw new RunInputError(`${at(i)}: thinking is only supported on assistant messages`);
     }
     for (const [j, block] of thinking.entries()) {
       const problem = thinkingProblem(block);
-      if (problem !== undefined) throw new RunInputError(`${at} thinking block ${j}: ${problem}`);
-    }
-    for (const [j, call] of (message.toolCalls ?? []).entries()) {
-      const { id, name, args } = call as unknown as Partial<Record<string, unknown>>;
-      if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') {
-        throw new RunInputError(`${at}: toolCalls[${j}] needs string id, name and args`);
-      }
+      if (problem !== undefined)
+        throw new RunInputError(`${at(i)} thinking block ${j}: ${problem}`);
     }
   }
+  if (message.toolCalls === undefined) return;
+  for (const [j, call] of (message.toolCalls ?? []).entries()) {
+    const { id, name, args } = call as unknown as Partial<Record<string, unknown>>;
+    if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') {
+      throw new RunInputError(`${at(i)}: toolCalls[${j}] needs string id, name and args`);
+    }
+  }
+}
+
+/** How errors name history message `i` (built only when one is thrown). */
+function at(i: number): string {
+  return `history message ${i}`;
 }
