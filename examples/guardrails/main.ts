@@ -22,7 +22,8 @@ class BankAgent {
 
   @Guardrail('tool_input', { tools: ['transfer'], onTrip: 'retry' })
   cap(call: GuardrailToolCall) {
-    const { amount } = call.args as { amount: number };
+    // The validated arguments: a TransferArgs instance (invalid calls never reach the guardrail).
+    const { amount } = call.args as TransferArgs;
     return amount > 100 ? verdict.trip(`transfers are capped at 100, got ${amount}`) : undefined;
   }
 

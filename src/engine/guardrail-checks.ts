@@ -162,7 +162,8 @@ export function toolGuard<Deps>(
   turn: number,
   call: ToolCall,
 ): ToolGuard | undefined {
-  const applying = (guardrails?.tool ?? []).filter(
+  if (guardrails?.tool === undefined) return undefined; // the common case: no allocation per call
+  const applying = guardrails.tool.filter(
     (g) => g.tools === undefined || g.tools.includes(call.name),
   );
   if (applying.length === 0) return undefined;

@@ -81,7 +81,11 @@ export interface OutputGuardrail<Deps = unknown, Output = unknown> {
 export interface GuardrailToolCall {
   readonly toolName: string;
   readonly callId: string;
-  /** The parsed JSON arguments (after any earlier guardrail's rewrite). */
+  /**
+   * The validated arguments (a `defineTool` tool's `args` schema output or `parse` result, a
+   * decorated tool's DTO instance; the parsed JSON for a tool that validates on its own), after
+   * any earlier guardrail's rewrite.
+   */
   readonly args: unknown;
 }
 

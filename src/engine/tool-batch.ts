@@ -186,19 +186,20 @@ async function executeGroups<Deps>(
   const execute = (index: number): Promise<ToolOutcome> => {
     const tool = tools[index] as Tool<Deps>;
     const call = calls[index] as ToolCall;
-    return traced(state.run.trace, { kind: 'tool', callId: call.id }, () =>
-      executeTool({
-        tool,
-        call,
-        deps: state.run.deps,
-        runSignal: state.run.signal,
-        timeout: effectiveTimeout(config, tool),
-        approved: false,
-        retry: corrections.get(call.name) ?? 0,
-        report: toolReporter(state, turn, call),
-        guard: toolGuard(config.guardrails, state, turn, call),
-      }),
-    );
+    const input = {
+      tool,
+      call,
+      deps: state.run.deps,
+      runSignal: state.run.signal,
+      timeout: effectiveTimeout(config, tool),
+      approved: false,
+      retry: corrections.get(call.name) ?? 0,
+      report: toolReporter(state, turn, call),
+      guard: toolGuard(config.guardrails, state, turn, call),
+    };
+    const { trace } = state.run; // untraced (the common case): no scope or closure per call
+    if (trace === undefined) return executeTool(input);
+    return traced(trace, { kind: 'tool', callId: call.id }, () => executeTool(input));
   };
   const checkpoints = state.checkpoints;
   for (const group of groups) {

@@ -7,6 +7,7 @@ import type { ToolContext, ToolUpdate } from '../tool/context';
 import { requireApproval } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 import type { ToolGuard } from './guardrail-checks';
+import { executeGuarded, toolText } from './guarded-execute';
 
 /** How one execution ended. Internal. */
 export type ToolOutcome =
@@ -33,10 +34,17 @@ export interface ExecutionInput<Deps> {
  * approval policy, enforces the deadline, and never throws. After the tool settles, an aborted
  * run wins, then a passed deadline (even over a late success), then the tool's own outcome.
  */
-export async function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
+export function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
+  const { runSignal } = input;
+  if (runSignal.aborted)
+    return Promise.resolve({ ok: false, error: cancellationError(runSignal), cancelled: true });
+  // Not itself async: the deadline-free path's promise is returned as it is (no extra layer).
+  return input.timeout <= 0 ? executeWithoutDeadline(input) : executeWithDeadline(input);
+}
+
+/** The tool under its deadline: a child controller aborted by the run or by the timer. */
+async function executeWithDeadline<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
   const { tool, runSignal, timeout } = input;
-  if (runSignal.aborted) return { ok: false, error: cancellationError(runSignal), cancelled: true };
-  if (timeout <= 0) return executeWithoutDeadline(input);
   const controller = new AbortController();
   const onRunAbort = (): void => {
     controller.abort(runSignal.reason);
@@ -112,13 +120,6 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
     const needed = tool.approval === true ? true : await tool.approval(args, ctx);
     if (needed) throw requireApproval();
   }
-  const guard = input.guard;
-  if (guard !== undefined) args = await guard.before(args, signal);
-  const text: unknown = await tool.execute(args, ctx);
-  if (typeof text !== 'string') {
-    throw new TypeError(
-      `tool "${tool.name}" returned ${text === null ? 'null' : typeof text}; a tool must return a string for the model`,
-    );
-  }
-  return guard === undefined ? text : guard.after(args, text, signal);
+  if (input.guard !== undefined) return executeGuarded(tool, input.guard, args, ctx, signal);
+  return toolText(tool, await tool.execute(args, ctx));
 }

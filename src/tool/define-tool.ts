@@ -11,6 +11,7 @@ import { jsonSchemaOf } from './standard-json-schema';
 import { validateWithSchema } from './standard-issues';
 import { isStandardSchema, StandardSchemaError, type StandardSchemaV1 } from './standard-schema';
 import { renderToolResult } from './tool-result';
+import { registerToolValidation } from './validation';
 
 /** What every tool definition has, whichever way its arguments are declared. */
 export interface ToolDefinitionBase<Deps, Args> {
@@ -126,17 +127,30 @@ export function defineTool<Deps = unknown, Args = unknown>(
   }
   const execute = raw.execute;
   const parse = raw.parse;
+  const run = (args: Args, ctx: ToolContext<Deps>): string | Promise<string> =>
+    rendered(name, execute(args, ctx));
+  const toolExecute: Tool<Deps>['execute'] =
+    argsSchema !== undefined
+      ? (args, ctx) => checkArgs(name, argsSchema, args).then((valid) => run(valid, ctx))
+      : parse === undefined
+        ? (args, ctx) => run(args as Args, ctx)
+        : (args, ctx) => run(parseArgs(name, parse, args), ctx);
+  const validate =
+    argsSchema !== undefined
+      ? (args: unknown) => checkArgs(name, argsSchema, args)
+      : parse === undefined
+        ? undefined
+        : (args: unknown) => parseArgs(name, parse, args);
+  if (validate !== undefined)
+    registerToolValidation(toolExecute, {
+      validate,
+      run: (args, ctx) => run(args as Args, ctx),
+    });
   const tool: Tool<Deps> = {
     name,
     description: raw.description ?? '',
     schema,
-    execute:
-      argsSchema !== undefined
-        ? (args, ctx) =>
-            checkArgs(name, argsSchema, args).then((valid) => rendered(name, execute(valid, ctx)))
-        : parse === undefined
-          ? (args, ctx) => rendered(name, execute(args as Args, ctx))
-          : (args, ctx) => rendered(name, execute(parseArgs(name, parse, args), ctx)),
+    execute: toolExecute,
     ...(raw.maxRetries !== undefined && { maxRetries: raw.maxRetries }),
     ...(raw.timeout !== undefined && { timeout: raw.timeout }),
     ...(raw.sequential !== undefined && { sequential: raw.sequential }),
