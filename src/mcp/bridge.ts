@@ -2,13 +2,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { throwIfCancelled } from '../model/cancellation';
 import { ModelRetry } from '../model/errors';
 import { isRecord } from '../model/guards';
-import type { ToolUpdate } from '../tool/context';
+import type { ToolContext } from '../tool/context';
 import { defineTool } from '../tool/define-tool';
-import { ToolDefinitionError } from '../tool/errors';
+import { requireApproval, ToolDefinitionError } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 import type { ToolCatalog } from './catalog';
 import { Deadline, SDK_TIMEOUT, untilAborted } from './deadline';
 import type { McpToolDefinition } from './definitions';
+import { pausedReason, pauseOf } from './elicitation-pause';
 import { typedError } from './map-error';
 import type { ResolvedToolsOptions } from './options';
 import { recordOrigin } from './origin';
@@ -46,8 +47,7 @@ export function bridgeTool(
       name,
       description: definition.description,
       schema: definition.inputSchema,
-      execute: (args, ctx) =>
-        callTool({ session, catalog, definition, name, options }, args, ctx.signal, ctx.report),
+      execute: (args, ctx) => callTool({ session, catalog, definition, name, options }, args, ctx),
     });
   } catch (error) {
     if (!ToolDefinitionError.is(error)) throw error;
@@ -65,13 +65,9 @@ interface Bridged {
   options: ResolvedToolsOptions;
 }
 
-async function callTool(
-  bridged: Bridged,
-  args: unknown,
-  signal: AbortSignal,
-  report: ((update: ToolUpdate) => void) | undefined,
-): Promise<string> {
+async function callTool(bridged: Bridged, args: unknown, ctx: ToolContext): Promise<string> {
   const { session, catalog, definition, name, options } = bridged;
+  const { signal, report } = ctx;
   throwIfCancelled(signal);
   if (!isRecord(args)) {
     throw new ModelRetry(
@@ -96,11 +92,15 @@ async function callTool(
   const reporter = report ?? (() => undefined);
   session.inflight.add(reporter);
   const progress = report === undefined ? undefined : session.progressToken(report);
+  const pause = pauseOf(session.client);
+  const pausable = pause?.begin(ctx.callId, ctx.approved);
+  const callSignal =
+    pausable === undefined ? deadline.signal : AbortSignal.any([deadline.signal, pausable.signal]);
   let result: CallToolResult;
   try {
     result =
       definition.taskSupport === 'required'
-        ? await callAsTask(session, definition.name, args, deadline.signal, report)
+        ? await callAsTask(session, definition.name, args, callSignal, report)
         : ((await session.client.callTool(
             {
               name: definition.name,
@@ -108,11 +108,15 @@ async function callTool(
               ...(progress !== undefined && { _meta: { progressToken: progress.token } }),
             },
             undefined,
-            { signal: deadline.signal, timeout: SDK_TIMEOUT },
+            { signal: callSignal, timeout: SDK_TIMEOUT },
           )) as CallToolResult);
   } catch (error) {
-    throw deadline.settle() ?? typedError(session.errors, 'tools/call', error);
+    const settled = deadline.settle();
+    if (settled === undefined && pausable?.asked !== undefined)
+      throw requireApproval(pausedReason(pausable.asked));
+    throw settled ?? typedError(session.errors, 'tools/call', error);
   } finally {
+    if (pausable !== undefined) pause?.end(pausable);
     progress?.release();
     session.inflight.delete(reporter);
     deadline.clear();

@@ -20,6 +20,8 @@ export interface ResolvedSampling extends McpSamplingOptions {
 /** Validated elicitation options. Internal. */
 export interface ResolvedElicitation extends McpElicitationOptions {
   url: boolean;
+  pauseRun: boolean;
+  invalidAnswer: 'error' | 'decline';
   timeout: number;
 }
 
@@ -79,15 +81,31 @@ function resolveSampling(value: unknown): ResolvedSampling {
 }
 
 function resolveElicitation(value: unknown): ResolvedElicitation {
-  if (!isRecord(value) || typeof value.handler !== 'function') {
+  if (
+    !isRecord(value) ||
+    (typeof value.handler !== 'function' &&
+      (value.pauseRun !== true || value.handler !== undefined))
+  ) {
     fail('elicitation', 'must be an object { handler: (request, { signal }) => answer }');
+  }
+  if (value.pauseRun !== undefined && typeof value.pauseRun !== 'boolean') {
+    fail('elicitation.pauseRun', `must be a boolean, got ${showValue(value.pauseRun)}`);
   }
   if (value.url !== undefined && typeof value.url !== 'boolean') {
     fail('elicitation.url', `must be a boolean, got ${showValue(value.url)}`);
   }
+  const invalidAnswer = value.invalidAnswer ?? 'error';
+  if (invalidAnswer !== 'error' && invalidAnswer !== 'decline') {
+    fail(
+      'elicitation.invalidAnswer',
+      `must be "error" or "decline", got ${showValue(invalidAnswer)}`,
+    );
+  }
   return {
     ...(value as unknown as McpElicitationOptions),
     url: value.url === true,
+    pauseRun: value.pauseRun === true,
+    invalidAnswer,
     timeout: resolveTimeout('elicitation.timeout', value.timeout, 600_000),
   };
 }

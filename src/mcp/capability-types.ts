@@ -111,15 +111,36 @@ export type McpElicitationAnswer =
 /** Answering a server's elicitation requests. */
 export interface McpElicitationOptions {
   /**
-   * Asks the user and returns the answer. `signal` aborts when the server cancels the request,
+   * Asks the user and returns the answer (required unless `pauseRun`). `signal` aborts when the
+   * server cancels the request,
    * the deadline passes or the client closes. A throw answers the server with an error.
    */
-  handler: (
+  handler?: (
     request: McpElicitationRequest,
     ctx: { signal: AbortSignal },
   ) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+  /**
+   * Pause the run instead of answering at once: an elicitation that arrives while exactly one
+   * bridged tool call of this client is in flight aborts that call, answers the server `cancel`,
+   * and defers the call for approval (the agent needs `deferredTools: true`); its pending
+   * approval's `reason` carries the elicitation (`mcpElicitationOf(pending)`). Give the user's
+   * answer to `client.answerElicitation(callId, answer)` and resume with the call approved: the
+   * tool runs again and the server's elicitation gets that answer. Elicitations that cannot pause
+   * a call (none or several calls in flight, a re-run) go to `handler` (without one: `cancel`).
+   * The server tool runs twice — use it for tools whose steps before the question can repeat.
+   * Default false; without it, `handler` is required.
+   */
+  pauseRun?: boolean;
   /** Also accept URL-mode requests; default false (form mode only). */
   url?: boolean;
+  /**
+   * An accepted form answer that does not fit the server's `requestedSchema` (a missing required
+   * field, a value out of range, a bad format, a field not asked for) is never sent as given:
+   * `'error'` (default) answers the server with an error naming the fields and rules (not the
+   * values); `'decline'` answers as if the user declined. Check answers in the handler with
+   * `elicitationProblems` to ask the user again instead.
+   */
+  invalidAnswer?: 'error' | 'decline';
   /** Deadline in ms for one answer; default 600 000 (10 min); 0 = none. */
   timeout?: number;
 }

@@ -1,9 +1,10 @@
 import type { Tool } from '../tool/tool';
 import { bridgeTool } from './bridge';
-import type { McpLogLevel, McpRoot } from './capability-types';
+import type { McpElicitationAnswer, McpLogLevel, McpRoot } from './capability-types';
 import { resolveRoots } from './capability-options';
 import { ToolCatalog } from './catalog';
 import { diffDefinitions, type McpToolChange, type McpToolDefinition } from './definitions';
+import { checkedPauseAnswer, pauseOf } from './elicitation-pause';
 import { McpConfigError } from './errors';
 import { McpTaskError } from './feature-errors';
 import { resolveToolsOptions, type McpToolsOptions } from './options';
@@ -230,6 +231,22 @@ export class McpClient {
     const checked = resolveRoots('roots', roots);
     this.session.ensureOpen('notifications/roots/list_changed');
     await this.rootsState.set(checked);
+  }
+
+  /**
+   * The user's answer to the elicitation that paused call `callId` (`elicitation: { pauseRun }`):
+   * kept until the approved call runs again on this client and the server asks again. Needs
+   * `pauseRun` at connect.
+   */
+  answerElicitation(callId: string, answer: McpElicitationAnswer): void {
+    const pause = pauseOf(this.session.client);
+    if (pause === undefined) {
+      throw new McpConfigError(
+        'elicitation.pauseRun',
+        'was not set at connect, so no call pauses for an elicitation; pass elicitation: { pauseRun: true }',
+      );
+    }
+    pause.answer(callId, checkedPauseAnswer(callId, answer));
   }
 
   /** Asks the server to send log messages at `level` and above. Needs the `logging` capability. */

@@ -6,6 +6,7 @@ import type { Tool } from '../tool/tool';
 import type { ResolvedCapabilities } from './capability-options';
 import { McpClient } from './client';
 import { installElicitation } from './elicitation';
+import { attachPause, ElicitationPause } from './elicitation-pause';
 import { childEnvironment } from './env';
 import { McpConfigError } from './errors';
 import { FailureRegistry } from './failures';
@@ -49,8 +50,11 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpClient>
     { capabilities: declaredCapabilities(caps) },
   );
   if (caps.sampling !== undefined) installSampling(sdk, client, resolved.name, caps.sampling);
-  if (caps.elicitation !== undefined)
-    installElicitation(sdk, client, resolved.name, caps.elicitation);
+  if (caps.elicitation !== undefined) {
+    const pause = caps.elicitation.pauseRun ? new ElicitationPause() : undefined;
+    if (pause !== undefined) attachPause(client, pause);
+    installElicitation(sdk, client, resolved.name, caps.elicitation, pause);
+  }
   const roots = caps.roots === undefined ? undefined : new RootsState(sdk, client, caps.roots);
   const http = resolved.transport.kind === 'http' ? resolved.transport : undefined;
   const session = new McpSession({

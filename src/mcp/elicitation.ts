@@ -5,6 +5,8 @@ import { isRecord } from '../model/guards';
 import type { ResolvedElicitation } from './capability-options';
 import type { McpElicitationRequest } from './capability-types';
 import { Deadline } from './deadline';
+import type { ElicitationPause } from './elicitation-pause';
+import { elicitationProblems } from './elicitation-schema';
 import type { McpSdk } from './sdk';
 
 const INVALID_PARAMS = -32602;
@@ -13,15 +15,38 @@ const INTERNAL_ERROR = -32603;
 /**
  * Answers the server's `elicitation/create` with the application's handler (form mode, and URL
  * mode when enabled — the SDK refuses a mode the client did not declare). The handler's signal
- * aborts when the server cancels, the deadline passes or the connection closes. An accepted answer
- * must carry an object of strings, numbers, booleans or string arrays (form mode).
+ * aborts when the server cancels, the deadline passes or the connection closes. An accepted form
+ * answer must fit the server's `requestedSchema` ({@link elicitationProblems}); one that does not
+ * is answered with an error naming the fields (`invalidAnswer: 'error'`, the default) or as a
+ * decline (`'decline'`) — never sent as given. With `pause`, an elicitation attributable to one
+ * bridged call pauses that call (or is answered from the stored answer) before the handler is asked.
  */
 export function installElicitation(
   sdk: McpSdk,
   client: Client,
   server: string,
   options: ResolvedElicitation,
+  pause?: ElicitationPause,
 ): void {
+  const ask = async (asked: McpElicitationRequest, signal: AbortSignal): Promise<unknown> => {
+    const handler = options.handler;
+    if (handler === undefined) return { action: 'cancel' };
+    const deadline = new Deadline(
+      signal,
+      options.timeout,
+      `elicitation for server "${server}" took longer than ${options.timeout} ms`,
+    );
+    try {
+      return await handler(asked, { signal: deadline.signal });
+    } catch (error) {
+      throw new sdk.McpError(
+        INTERNAL_ERROR,
+        `golem: elicitation failed: ${describeError(deadline.settle() ?? error)}`,
+      );
+    } finally {
+      deadline.clear();
+    }
+  };
   client.setRequestHandler(sdk.ElicitRequestSchema, async (request, extra) => {
     const params = request.params;
     const mode = params.mode === 'url' ? 'url' : 'form';
@@ -32,23 +57,16 @@ export function installElicitation(
       ...('requestedSchema' in params && { requestedSchema: params.requestedSchema }),
       ...('url' in params && { url: params.url, elicitationId: params.elicitationId }),
     };
-    const deadline = new Deadline(
-      extra.signal,
-      options.timeout,
-      `elicitation for server "${server}" took longer than ${options.timeout} ms`,
+    const answer = pause?.take(asked) ?? (await ask(asked, extra.signal));
+    const invalid = (message: string) => new sdk.McpError(INVALID_PARAMS, message);
+    const result = checkedAnswer(answer, mode, invalid);
+    if (result.content === undefined || !('requestedSchema' in params)) return result;
+    const problems = elicitationProblems(params.requestedSchema, result.content);
+    if (problems.length === 0) return result;
+    if (options.invalidAnswer === 'decline') return { action: 'decline' };
+    throw invalid(
+      `golem: the elicitation answer does not fit the requested schema: ${problems.join('; ')}`,
     );
-    let answer: unknown;
-    try {
-      answer = await options.handler(asked, { signal: deadline.signal });
-    } catch (error) {
-      throw new sdk.McpError(
-        INTERNAL_ERROR,
-        `golem: elicitation failed: ${describeError(deadline.settle() ?? error)}`,
-      );
-    } finally {
-      deadline.clear();
-    }
-    return checkedAnswer(answer, mode, (message) => new sdk.McpError(INVALID_PARAMS, message));
   });
 }
 
@@ -62,7 +80,8 @@ function checkedAnswer(
   if (answer.action !== 'accept') {
     throw invalid('golem: the elicitation answer must be accept, decline or cancel');
   }
-  if (mode === 'url' || answer.content === undefined) return { action: 'accept' };
+  if (mode === 'url') return { action: 'accept' };
+  if (answer.content === undefined) return { action: 'accept', content: {} };
   const content = answer.content;
   if (!isRecord(content)) throw invalid('golem: accepted elicitation content must be an object');
   for (const [key, value] of Object.entries(content)) {

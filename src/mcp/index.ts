@@ -32,6 +32,8 @@ export type {
   McpElicitationOptions,
 } from './capability-types';
 export { MCP_LOG_LEVELS } from './capability-types';
+export { elicitationProblems } from './elicitation-schema';
+export { mcpElicitationOf } from './elicitation-pause';
 export { DEFAULT_SAMPLING_MAX_TOKENS, DEFAULT_SAMPLING_MAX_REQUESTS } from './capability-options';
 export { connectMcp, mcpTools } from './connect';
 export type { McpServerInfo } from './session-types';
