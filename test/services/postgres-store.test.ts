@@ -1,5 +1,6 @@
 /** The run-store contract against a real PostgreSQL server, one fresh schema per test. */
 import { postgresStore } from 'golem/stores/postgres';
+import { cachePointsContract } from '../stores/support/contract-cache-points';
 import { recoveryContract } from '../stores/support/contract-recovery';
 import { runsContract } from '../stores/support/contract-runs';
 import { dropSchema, schemaName, testPool } from './pg';
@@ -22,3 +23,4 @@ const factory = (clock: { now: () => number }) => {
 
 runsContract('postgres', factory);
 recoveryContract('postgres', factory);
+cachePointsContract('postgres', factory);

@@ -1,5 +1,6 @@
 /** The run-store contract against the in-memory store. */
 import { memoryStore } from 'golem/stores/memory';
+import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
 
@@ -8,3 +9,4 @@ const factory = (clock: { now: () => number }) =>
 
 runsContract('memory', factory);
 recoveryContract('memory', factory);
+cachePointsContract('memory', factory);

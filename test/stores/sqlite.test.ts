@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqliteStore } from 'golem/stores/sqlite';
+import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
 
@@ -20,3 +21,4 @@ const factory = (clock: { now: () => number }) => {
 
 runsContract('sqlite', factory);
 recoveryContract('sqlite', factory);
+cachePointsContract('sqlite', factory);
