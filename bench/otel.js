@@ -4,7 +4,9 @@
  * `golem/otel` off, installed but with no SDK registered, and tracing into the real SDK with an
  * in-memory exporter (spans only, then spans and metrics). Targets: no SDK ≈ 0, in-memory
  * tracing ≤ +20 % over no instrumentation. Variants are interleaved round by round so machine
- * noise hits them alike; medians of per-run microseconds are printed with ratios.
+ * noise hits them alike; medians of per-run microseconds are printed with ratios. The SDK's own
+ * floor is measured through the same port (`otel-floor.js`: the same 6 spans, bare), so what a
+ * traced run costs above it is golem/otel's own share.
  *
  *   node --expose-gc otel.js [--runs=2000] [--rounds=15]
  */
@@ -12,6 +14,7 @@ const path = require('node:path');
 const S = require('./scenario');
 const { DIST, ROOT } = require('./golem');
 const { fakeModel } = require('./frameworks/golem-model');
+const { floorInstrumentation } = require('./otel-floor');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -116,6 +119,14 @@ async function main() {
     scheduledDelayMillis: 60_000,
   });
   const batchProvider = new traceBase.BasicTracerProvider({ spanProcessors: [batch] });
+  // The SDK's floor through golem's port: the same 6 spans, batched the same way, no golem/otel.
+  const portExporter = new traceBase.InMemorySpanExporter();
+  const portBatch = new traceBase.BatchSpanProcessor(portExporter, {
+    maxQueueSize: RUNS * 8,
+    maxExportBatchSize: RUNS * 8,
+    scheduledDelayMillis: 60_000,
+  });
+  const portProvider = new traceBase.BasicTracerProvider({ spanProcessors: [portBatch] });
   class Reader extends sdkMetrics.MetricReader {
     onShutdown() {
       return Promise.resolve();
@@ -133,6 +144,10 @@ async function main() {
         agent: agentWith(otelInstrumentation({ tracerProvider: batchProvider, metrics: false })),
       },
       {
+        label: 'SDK floor: same spans, bare, via the port',
+        agent: agentWith(floorInstrumentation(api, portProvider.getTracer('floor'))),
+      },
+      {
         label: 'spans → SimpleSpanProcessor → in-memory',
         agent: agentWith(otelInstrumentation({ tracerProvider, metrics: false })),
       },
@@ -145,12 +160,14 @@ async function main() {
       exporter.reset();
       await batch.forceFlush();
       batchExporter.reset();
+      await portBatch.forceFlush();
+      portExporter.reset();
     },
   );
-  print('(2) tracing on, SDK in memory (4 spans per run):', phase2);
+  print('(2) tracing on, SDK in memory (6 spans per run):', phase2);
   const traced = phase2[1].median / phase2[0].median;
   const idle = phase1[1].median / phase1[0].median;
-  // The SDK's own floor: 4 bare spans per run (the same names and attribute counts), no golem.
+  // The bare SDK alone: the 6 spans of a run (same attribute counts), synchronously, no agent.
   const floorExporter = new traceBase.InMemorySpanExporter();
   const floorProvider = new traceBase.BasicTracerProvider({
     spanProcessors: [
@@ -168,15 +185,17 @@ async function main() {
     if (global.gc) global.gc();
     const start = process.hrtime.bigint();
     for (let i = 0; i < RUNS; i++) {
-      const run = tracer.startSpan('invoke_agent a', { attributes: attrs(6) });
+      const run = tracer.startSpan('invoke_agent a', { attributes: attrs(5) });
       const ctx = api.trace.setSpan(api.context.active(), run);
       for (const [name, n] of [
-        ['chat m', 14],
+        ['chat m', 8],
         ['execute_tool t', 6],
-        ['chat m', 14],
+        ['chat m', 8],
+        ['execute_tool t', 6],
+        ['chat m', 8],
       ])
         api.context.with(ctx, () => tracer.startSpan(name, { attributes: attrs(n) }, ctx).end());
-      run.setAttributes(attrs(10));
+      run.setAttributes(attrs(4));
       run.end();
     }
     floor.push(Number(process.hrtime.bigint() - start) / 1000 / RUNS);
@@ -184,15 +203,21 @@ async function main() {
     floorExporter.reset();
   }
   console.log(
-    `  ${'SDK floor: 4 bare spans, no agent'.padEnd(44)} ${median(floor).toFixed(1).padStart(8)} µs/run`,
+    `  ${'bare SDK: 6 spans, no agent (sync loop)'.padEnd(44)} ${median(floor).toFixed(1).padStart(8)} µs/run`,
   );
   await floorProvider.shutdown();
-  const simple = phase2[2].median / phase2[0].median;
+  const portFloor = phase2[2].median / phase2[0].median;
+  const simple = phase2[3].median / phase2[0].median;
   console.log(
     `targets: no SDK ≈ 0 → ${((idle - 1) * 100).toFixed(1)} %; in-memory spans ≤ +20 % → ${((traced - 1) * 100).toFixed(1)} % batched, ${((simple - 1) * 100).toFixed(1)} % simple`,
   );
+  const own = phase2[1].median - phase2[2].median;
+  console.log(
+    `split (batched): SDK floor via the port +${((portFloor - 1) * 100).toFixed(1)} %, golem/otel's own share ${own.toFixed(1)} µs/run (${((own / phase2[0].median) * 100).toFixed(1)} % of an untraced run)`,
+  );
   await tracerProvider.shutdown();
   await batchProvider.shutdown();
+  await portProvider.shutdown();
   await meterProvider.shutdown();
 }
 

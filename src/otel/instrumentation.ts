@@ -1,11 +1,12 @@
-import type { Attributes, MeterProvider, TracerProvider } from '@opentelemetry/api';
+import type { Attributes, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api';
 import { context, createNoopMeter, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { RunInstrumentation, RunStartInfo, RunTrace } from '../engine/instrumentation';
 import { isRecord } from '../model/guards';
 import { OtelConfigError } from './config-error';
 import type { ContentLimits } from './content';
-import { instrumentsOf } from './metrics';
+import { type GenAiInstruments, instrumentsOf } from './metrics';
 import { OtelRunTrace, type TraceSettings } from './run-trace';
+import { SpanBases } from './span-bases';
 import { SCOPE } from './semconv';
 
 /** What content capture records and how much of it. */
@@ -49,26 +50,18 @@ const DEFAULT_MAX_LENGTH = 16_384;
  * providers unless given others; with no SDK registered, runs are not traced at all (no cost).
  */
 export function otelInstrumentation(options: OtelInstrumentationOptions = {}): RunInstrumentation {
-  const settings = resolve(options);
+  const resolved = resolve(options);
+  const sharing = new SharedSettings(resolved);
   return {
     startRun(info: RunStartInfo): RunTrace | undefined {
-      const tracerProvider = settings.tracerProvider ?? trace.getTracerProvider();
-      const meter = settings.metrics
-        ? (settings.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)
+      const tracerProvider = resolved.tracerProvider ?? trace.getTracerProvider();
+      const instruments = resolved.metrics
+        ? sharing.instruments(resolved.meterProvider ?? metrics.getMeterProvider())
         : undefined;
-      const instruments =
-        meter === undefined || meter === createNoopMeter() ? undefined : instrumentsOf(meter);
       // No SDK at all (the global proxy has no delegate) and no metrics: decline before building anything.
       if (instruments === undefined && isUnset(tracerProvider)) return undefined;
-      const tracer = tracerProvider.getTracer(SCOPE);
-      const shared: TraceSettings = {
-        tracer,
-        instruments,
-        content: settings.content,
-        secrets: settings.secrets,
-        attributes: settings.attributes,
-      };
-      const run = new OtelRunTrace(info, shared, context.active());
+      const settings = sharing.settings(tracerProvider, instruments);
+      const run = new OtelRunTrace(info, settings, context.active());
       // Neither a recording span nor metrics: nothing would be recorded, so trace nothing.
       if (!run.recording && instruments === undefined) {
         run.end({ ok: true });
@@ -77,6 +70,53 @@ export function otelInstrumentation(options: OtelInstrumentationOptions = {}): R
       return run;
     },
   };
+}
+
+/**
+ * What the runs of one instrumentation share, built once rather than per run: the tracer of each
+ * tracer provider, the instruments of each meter provider (none for the API's no-op meter), the
+ * spans' starting attributes, and the {@link TraceSettings} of the current tracer and instruments.
+ */
+class SharedSettings {
+  private readonly tracers = new WeakMap<TracerProvider, Tracer>();
+  private readonly meters = new WeakMap<MeterProvider, GenAiInstruments | null>();
+  private readonly bases: SpanBases;
+  private last: TraceSettings | undefined;
+
+  constructor(private readonly options: ResolvedOptions) {
+    this.bases = new SpanBases(options.attributes);
+  }
+
+  instruments(provider: MeterProvider): GenAiInstruments | undefined {
+    let instruments = this.meters.get(provider);
+    if (instruments === undefined) {
+      const meter = provider.getMeter(SCOPE);
+      instruments = meter === createNoopMeter() ? null : instrumentsOf(meter);
+      this.meters.set(provider, instruments);
+    }
+    return instruments ?? undefined;
+  }
+
+  settings(provider: TracerProvider, instruments: GenAiInstruments | undefined): TraceSettings {
+    let tracer = this.tracers.get(provider);
+    if (tracer === undefined) {
+      tracer = provider.getTracer(SCOPE);
+      this.tracers.set(provider, tracer);
+    }
+    const last = this.last;
+    if (last?.tracer === tracer && last.instruments === instruments) return last;
+    const { content, secrets, attributes } = this.options;
+    const settings: TraceSettings = {
+      tracer,
+      instruments,
+      content,
+      secrets,
+      attributes,
+      bases: this.bases,
+    };
+    this.last = settings;
+    return settings;
+  }
 }
 
 // `ProxyTracerProvider` is deprecated for the API's next major; in 1.x (the peer range) it is the

@@ -1,5 +1,7 @@
 import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
-import { METRIC } from './semconv';
+import type { Usage } from '../model/usage';
+import { ATTR, METRIC } from './semconv';
+import type { ChatMetricAttributes } from './span-bases';
 
 /** The convention's two client histograms on one meter. */
 export interface GenAiInstruments {
@@ -39,4 +41,25 @@ export function recordDuration(
   attributes: Attributes,
 ): void {
   instruments.duration.record((performance.now() - startedMs) / 1000, attributes);
+}
+
+/**
+ * Records one model call attempt: its duration (with `error.type` when it failed) and, when it
+ * succeeded with usage, its input and output tokens.
+ */
+export function recordChat(
+  instruments: GenAiInstruments,
+  attributes: ChatMetricAttributes,
+  startedMs: number,
+  failure: string | undefined,
+  usage: Usage | undefined,
+): void {
+  if (failure !== undefined) {
+    recordDuration(instruments, startedMs, { ...attributes.duration, [ATTR.errorType]: failure });
+    return;
+  }
+  recordDuration(instruments, startedMs, attributes.duration);
+  if (usage === undefined) return;
+  instruments.tokenUsage.record(usage.inputTokens, attributes.input);
+  instruments.tokenUsage.record(usage.outputTokens, attributes.output);
 }

@@ -1,4 +1,4 @@
-import type { Span } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { RunError } from '../engine/errors';
 import type { RunOutcome } from '../engine/instrumentation';
 import type { Cost } from '../model/cost';
@@ -29,35 +29,38 @@ export function finishRunSpan(
   summary: RunSummary,
   settings: TraceSettings,
 ): void {
-  if (summary.usage !== undefined) span.setAttributes(usageAttributes(summary.usage));
-  if (summary.responseModel !== undefined)
-    span.setAttribute(ATTR.responseModel, summary.responseModel);
+  const attributes: Attributes = {};
+  if (summary.usage !== undefined) usageAttributes(summary.usage, attributes);
+  if (summary.responseModel !== undefined) attributes[ATTR.responseModel] = summary.responseModel;
   if (!outcome.ok) {
+    if (RunError.is(outcome.error)) attributes[ATTR.golemStage] = outcome.error.stage;
+    if (summary.cost !== undefined) costAttributes(summary.cost, attributes);
+    span.setAttributes(attributes);
     recordFailure(span, outcome.error, settings.secrets);
-    if (RunError.is(outcome.error)) span.setAttribute(ATTR.golemStage, outcome.error.stage);
-    if (summary.cost !== undefined) span.setAttributes(costAttributes(summary.cost));
     return;
   }
   const result = outcome.result;
-  if (result === undefined) return;
-  span.setAttributes({
-    [ATTR.golemRequests]: result.requests,
-    [ATTR.golemToolCalls]: result.toolCalls,
-  });
-  if (result.runId !== undefined) span.setAttribute(ATTR.golemRunId, result.runId);
+  if (result === undefined) {
+    span.setAttributes(attributes);
+    return;
+  }
+  attributes[ATTR.golemRequests] = result.requests;
+  attributes[ATTR.golemToolCalls] = result.toolCalls;
+  if (result.runId !== undefined) attributes[ATTR.golemRunId] = result.runId;
   if (result.cost !== undefined) {
-    span.setAttributes(costAttributes(result.cost));
-    if (result.cost.unpriced > 0) span.setAttribute(ATTR.golemUnpriced, result.cost.unpriced);
+    costAttributes(result.cost, attributes);
+    if (result.cost.unpriced > 0) attributes[ATTR.golemUnpriced] = result.cost.unpriced;
   }
   if (result.pending !== undefined) {
     const count = result.pending.approvals.length + result.pending.external.length;
-    span.setAttribute(ATTR.golemPending, count);
+    attributes[ATTR.golemPending] = count;
     span.addEvent(EVENT.paused, {
       'golem.pending.approvals': result.pending.approvals.map((p) => p.callId),
       'golem.pending.external': result.pending.external.map((p) => p.callId),
     });
   } else if (settings.content !== undefined && summary.lastAnswer !== undefined) {
     const { message, finishReason } = summary.lastAnswer;
-    span.setAttribute(ATTR.outputMessages, captureOutput(message, finishReason, settings.content));
+    attributes[ATTR.outputMessages] = captureOutput(message, finishReason, settings.content);
   }
+  span.setAttributes(attributes);
 }

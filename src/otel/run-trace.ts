@@ -7,7 +7,7 @@ import { safeGet } from '../model/safe-inspect';
 import { addUsage, emptyUsage } from '../model/usage';
 import { captureInput, captureOutput, captureText } from './content';
 import { errorType } from './error-type';
-import { recordDuration } from './metrics';
+import { recordChat } from './metrics';
 import type { ModelIdentity } from './providers';
 import { identify } from './providers';
 import { finishRunSpan, type RunSummary } from './run-span';
@@ -19,6 +19,7 @@ import {
   usageAttributes,
 } from './span-attributes';
 import { ToolSpans } from './tool-spans';
+import { recordToolUpdate } from './tool-updates';
 import type { OpenSpan, TraceSettings } from './trace-settings';
 
 export type { TraceSettings } from './trace-settings';
@@ -55,17 +56,14 @@ export class OtelRunTrace implements RunTrace {
     parent: Context,
   ) {
     this.agentModel = identify(info.model.name);
-    const attributes: Attributes = {
-      ...settings.attributes,
-      [ATTR.operationName]: 'invoke_agent',
-      [ATTR.providerName]: this.agentModel.provider,
-      [ATTR.agentName]: info.agent,
-      [ATTR.requestModel]: this.agentModel.model,
-      [ATTR.outputType]: info.outputType,
-    };
-    if (info.conversation !== undefined) attributes[ATTR.conversationId] = info.conversation;
-    if (info.runId !== undefined) attributes[ATTR.golemRunId] = info.runId;
-    if (info.stream) attributes[ATTR.golemStream] = true;
+    const base = settings.bases.run(info.agent, this.agentModel, info.outputType);
+    let attributes = base;
+    if (info.conversation !== undefined || info.runId !== undefined || info.stream) {
+      attributes = { ...base };
+      if (info.conversation !== undefined) attributes[ATTR.conversationId] = info.conversation;
+      if (info.runId !== undefined) attributes[ATTR.golemRunId] = info.runId;
+      if (info.stream) attributes[ATTR.golemStream] = true;
+    }
     const span = settings.tracer.startSpan(
       `invoke_agent ${info.agent}`,
       { kind: SpanKind.INTERNAL, attributes },
@@ -73,8 +71,7 @@ export class OtelRunTrace implements RunTrace {
     );
     this.run = { span, context: trace.setSpan(parent, span) };
     this.recording = span.isRecording();
-    const descriptions = new Map(info.tools.map((tool) => [tool.name, tool.description]));
-    this.tools = new ToolSpans(settings, this.run, descriptions);
+    this.tools = new ToolSpans(settings, this.run, info.tools);
   }
 
   observe(event: RunEvent): void {
@@ -98,6 +95,10 @@ export class OtelRunTrace implements RunTrace {
       case 'output_rejected':
         this.outputRejected(event);
         return;
+      case 'tool_progress':
+      case 'tool_log':
+        recordToolUpdate(this.tools.contextOf(event.callId ?? ''), event, this.settings);
+        return;
     }
   }
 
@@ -116,22 +117,9 @@ export class OtelRunTrace implements RunTrace {
 
   private startChat(event: RunEvent): void {
     this.chat?.span.end();
-    const identity = identify(event.model);
-    const request = event.request;
-    const attributes: Attributes = {
-      ...this.settings.attributes,
-      [ATTR.operationName]: 'chat',
-      [ATTR.providerName]: identity.provider,
-      [ATTR.requestModel]: identity.model,
-      ...requestAttributes(request?.settings),
-      [ATTR.golemTurn]: event.turn,
-      [ATTR.golemAttempt]: event.attempt,
-    };
-    if (this.info.conversation !== undefined)
-      attributes[ATTR.conversationId] = this.info.conversation;
-    if (request?.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';
-    if (this.info.stream) attributes[ATTR.golemStream] = true;
-    const started = performance.now();
+    const identity = event.model === this.info.model.name ? this.agentModel : identify(event.model);
+    // Only the duration histogram reads the start time.
+    const started = this.settings.instruments === undefined ? 0 : performance.now();
     if (!this.recording) {
       this.chat = {
         span: trace.wrapSpanContext(this.run.span.spanContext()),
@@ -141,6 +129,15 @@ export class OtelRunTrace implements RunTrace {
       };
       return;
     }
+    const request = event.request;
+    const attributes: Attributes = { ...this.settings.bases.chat(identity) };
+    if (request?.settings !== undefined) requestAttributes(request.settings, attributes);
+    attributes[ATTR.golemTurn] = event.turn;
+    attributes[ATTR.golemAttempt] = event.attempt;
+    if (this.info.conversation !== undefined)
+      attributes[ATTR.conversationId] = this.info.conversation;
+    if (request?.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';
+    if (this.info.stream) attributes[ATTR.golemStream] = true;
     const span = this.settings.tracer.startSpan(
       `chat ${identity.model}`,
       { kind: SpanKind.CLIENT, attributes },
@@ -163,7 +160,13 @@ export class OtelRunTrace implements RunTrace {
   private fallback(event: RunEvent): void {
     const chat = this.chat;
     if (chat === undefined) return;
-    chat.identity = identify(event.nextModel);
+    const identity = identify(event.nextModel);
+    chat.identity = identity;
+    // The next member answers: the span describes the call that produced the response.
+    chat.span.setAttributes({
+      [ATTR.providerName]: identity.provider,
+      [ATTR.requestModel]: identity.model,
+    });
     chat.span.addEvent(EVENT.fallback, {
       [ATTR.golemFallbackFrom]: event.model ?? '',
       [ATTR.golemFallbackTo]: event.nextModel ?? '',
@@ -176,39 +179,19 @@ export class OtelRunTrace implements RunTrace {
     if (chat === undefined) return;
     this.chat = undefined;
     const { span, identity } = chat;
-    const metric: Attributes = {
-      [ATTR.operationName]: 'chat',
-      [ATTR.providerName]: identity.provider,
-      [ATTR.requestModel]: identity.model,
-    };
-    if (event.responseModel !== undefined) metric[ATTR.responseModel] = event.responseModel;
-    // A fallback member answered: the span describes the call that produced the response.
-    span.setAttributes({
-      [ATTR.providerName]: identity.provider,
-      [ATTR.requestModel]: identity.model,
-    });
-    if (event.error !== undefined) {
-      metric[ATTR.errorType] = this.recording
-        ? recordFailure(span, event.error, this.settings.secrets)
-        : errorType(event.error);
-    } else this.chatSucceeded(span, event, metric);
-    span.end();
     const instruments = this.settings.instruments;
+    let failure: string | undefined;
+    if (event.error !== undefined) {
+      if (this.recording) failure = recordFailure(span, event.error, this.settings.secrets);
+      else if (instruments !== undefined) failure = errorType(event.error);
+    } else this.chatSucceeded(span, event);
+    span.end();
     if (instruments === undefined) return;
-    recordDuration(instruments, chat.started, metric);
-    if (event.error === undefined && event.usage !== undefined) {
-      instruments.tokenUsage.record(event.usage.inputTokens, {
-        ...metric,
-        [ATTR.tokenType]: 'input',
-      });
-      instruments.tokenUsage.record(event.usage.outputTokens, {
-        ...metric,
-        [ATTR.tokenType]: 'output',
-      });
-    }
+    const attributes = this.settings.bases.chatMetrics(identity, event.responseModel);
+    recordChat(instruments, attributes, chat.started, failure, event.usage);
   }
 
-  private chatSucceeded(span: Span, event: RunEvent, _metric: Attributes): void {
+  private chatSucceeded(span: Span, event: RunEvent): void {
     const summary = this.summary;
     if (event.usage !== undefined)
       summary.usage = addUsage(summary.usage ?? emptyUsage(), event.usage);
@@ -222,8 +205,8 @@ export class OtelRunTrace implements RunTrace {
     if (event.responseModel !== undefined) attributes[ATTR.responseModel] = event.responseModel;
     if (event.finishReason !== undefined)
       attributes[ATTR.responseFinishReasons] = [event.finishReason];
-    if (event.usage !== undefined) Object.assign(attributes, usageAttributes(event.usage));
-    if (event.cost !== undefined) Object.assign(attributes, costAttributes(event.cost));
+    if (event.usage !== undefined) usageAttributes(event.usage, attributes);
+    if (event.cost !== undefined) costAttributes(event.cost, attributes);
     span.setAttributes(attributes);
     const content = this.settings.content;
     if (content !== undefined && event.message !== undefined)

@@ -54,6 +54,12 @@ export const ATTR = Object.freeze({
   golemFallbackTo: 'golem.fallback.to',
   golemRound: 'golem.output.round',
   golemReason: 'golem.output.reason',
+  golemProgress: 'golem.tool.progress.value',
+  golemProgressTotal: 'golem.tool.progress.total',
+  golemProgressMessage: 'golem.tool.progress.message',
+  golemLogLevel: 'golem.tool.log.level',
+  golemLogLogger: 'golem.tool.log.logger',
+  golemLogData: 'golem.tool.log.data',
 });
 
 /** Span event names golem adds (no convention exists for them). */
@@ -62,6 +68,8 @@ export const EVENT = Object.freeze({
   outputRejected: 'golem.output_rejected',
   deferred: 'golem.tool.deferred',
   paused: 'golem.run.paused',
+  toolProgress: 'golem.tool.progress',
+  toolLog: 'golem.tool.log',
 });
 
 /** The metrics of the convention, with its recommended bucket boundaries. */

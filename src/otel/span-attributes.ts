@@ -8,46 +8,49 @@ import { errorType } from './error-type';
 import { scrub } from './redaction';
 import { ATTR } from './semconv';
 
-/** The convention's `gen_ai.request.*` attributes of a request's settings (unset ones omitted). */
-export function requestAttributes(settings: ModelSettings | undefined): Attributes {
-  const out: Attributes = {};
+/**
+ * The convention's `gen_ai.request.*` attributes of a request's settings (unset ones omitted),
+ * added to `out` (default a new object), which is returned.
+ */
+export function requestAttributes(
+  settings: ModelSettings | undefined,
+  out: Attributes = {},
+): Attributes {
   if (settings === undefined) return out;
-  const number = (key: string, value: unknown): void => {
-    if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
-  };
-  number(ATTR.requestTemperature, settings.temperature);
-  number(ATTR.requestTopP, settings.topP);
+  setNumber(out, ATTR.requestTemperature, settings.temperature);
+  setNumber(out, ATTR.requestTopP, settings.topP);
   if (typeof settings.maxTokens === 'number' && settings.maxTokens > 0)
-    number(ATTR.requestMaxTokens, settings.maxTokens);
-  number(ATTR.requestSeed, settings.seed);
-  number(ATTR.requestPresencePenalty, settings.presencePenalty);
-  number(ATTR.requestFrequencyPenalty, settings.frequencyPenalty);
+    setNumber(out, ATTR.requestMaxTokens, settings.maxTokens);
+  setNumber(out, ATTR.requestSeed, settings.seed);
+  setNumber(out, ATTR.requestPresencePenalty, settings.presencePenalty);
+  setNumber(out, ATTR.requestFrequencyPenalty, settings.frequencyPenalty);
   const stop = settings.stop;
   if (Array.isArray(stop) && stop.length > 0 && stop.every((s) => typeof s === 'string'))
     out[ATTR.requestStopSequences] = [...stop];
   return out;
 }
 
-/** The convention's `gen_ai.usage.*` attributes (detail counters only when reported). */
-export function usageAttributes(usage: Usage): Attributes {
-  const out: Attributes = {
-    [ATTR.inputTokens]: usage.inputTokens,
-    [ATTR.outputTokens]: usage.outputTokens,
-  };
+function setNumber(out: Attributes, key: string, value: unknown): void {
+  if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
+}
+
+/** The convention's `gen_ai.usage.*` attributes (detail counters only when reported), added to `out`. */
+export function usageAttributes(usage: Usage, out: Attributes = {}): Attributes {
+  out[ATTR.inputTokens] = usage.inputTokens;
+  out[ATTR.outputTokens] = usage.outputTokens;
   if (usage.cacheReadTokens !== undefined) out[ATTR.cacheReadTokens] = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) out[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
   if (usage.reasoningTokens !== undefined) out[ATTR.reasoningTokens] = usage.reasoningTokens;
   return out;
 }
 
-/** golem's `golem.cost.*` attributes of a cost. */
-export function costAttributes(cost: Cost): Attributes {
-  return {
-    [ATTR.golemCost]: cost.total,
-    [ATTR.golemCostInput]: cost.input,
-    [ATTR.golemCostOutput]: cost.output,
-    [ATTR.golemCostCurrency]: cost.currency,
-  };
+/** golem's `golem.cost.*` attributes of a cost, added to `out`. */
+export function costAttributes(cost: Cost, out: Attributes = {}): Attributes {
+  out[ATTR.golemCost] = cost.total;
+  out[ATTR.golemCostInput] = cost.input;
+  out[ATTR.golemCostOutput] = cost.output;
+  out[ATTR.golemCostCurrency] = cost.currency;
+  return out;
 }
 
 const MAX_STATUS = 1024;

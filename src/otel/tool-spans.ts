@@ -1,6 +1,7 @@
 import type { Attributes, Context } from '@opentelemetry/api';
 import { SpanKind, trace } from '@opentelemetry/api';
 import type { RunEvent } from '../engine/events';
+import type { ToolSpec } from '../model/request';
 import { captureText } from './content';
 import { ATTR, EVENT } from './semconv';
 import { recordFailure } from './span-attributes';
@@ -13,7 +14,7 @@ export class ToolSpans {
   constructor(
     private readonly settings: TraceSettings,
     private readonly run: OpenSpan,
-    private readonly descriptions: ReadonlyMap<string, string>,
+    private readonly specs: readonly ToolSpec[],
   ) {}
 
   /** The context of the call's span, while it is open. */
@@ -25,17 +26,9 @@ export class ToolSpans {
   start(event: RunEvent): void {
     if (event.callId === undefined) return;
     const name = event.toolName ?? '';
-    const attributes: Attributes = {
-      ...this.settings.attributes,
-      [ATTR.operationName]: 'execute_tool',
-      [ATTR.toolName]: name,
-      [ATTR.toolCallId]: event.callId,
-      [ATTR.toolType]: 'function',
-      [ATTR.golemTurn]: event.turn,
-    };
-    const description = this.descriptions.get(name);
-    if (description !== undefined && description !== '')
-      attributes[ATTR.toolDescription] = description;
+    const attributes: Attributes = { ...this.settings.bases.tool(this.specs, name) };
+    attributes[ATTR.toolCallId] = event.callId;
+    attributes[ATTR.golemTurn] = event.turn;
     const content = this.settings.content;
     if (content !== undefined && event.args !== undefined)
       attributes[ATTR.toolCallArguments] = captureText(event.args, content);

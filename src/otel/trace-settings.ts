@@ -1,6 +1,7 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { ContentLimits } from './content';
 import type { GenAiInstruments } from './metrics';
+import type { SpanBases } from './span-bases';
 
 /** What every run trace of one instrumentation shares. */
 export interface TraceSettings {
@@ -12,6 +13,8 @@ export interface TraceSettings {
   readonly secrets: readonly string[];
   /** Attributes added to every span. */
   readonly attributes: Attributes;
+  /** The spans' starting attributes, built once per agent, model and tool. */
+  readonly bases: SpanBases;
 }
 
 /** A started span and the context in which it is the active span. */
