@@ -43,8 +43,13 @@ const TYPESCRIPT_EXAMPLES = [
   'openai-responses',
   'mcp-server',
   'mcp-resources-prompts',
+  'mcp-elicitation',
   'streaming-structured-output',
   'guardrails',
+  'queue-workers',
+  'ui-stream',
+  'chat-ui',
+  'stream-events',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
