@@ -9,8 +9,13 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // Recorded third-party traffic (../shared beside the checkout) runs only in `npm run test:recorded`.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/recorded/'],
+  // Recorded third-party traffic (../shared beside the checkout) runs only in `npm run test:recorded`;
+  // suites that need Redis or PostgreSQL run only in `npm run test:services`.
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/recorded/',
+    '<rootDir>/test/services/',
+  ],
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { ...swc, swcrc: false }] },
   transformIgnorePatterns: [
     '/node_modules/(?!(inversify|@inversifyjs|arktype|@ark|arkregex|@nestjs)/)',

@@ -21,6 +21,7 @@ import { pool } from './tools.mjs';
  * @property {number} parallel
  * @property {(line: string) => void} log
  * @property {string[]} failures               problems are appended here
+ * @property {Map<string, Promise<string>>} [prepared] installs already started, by set name
  */
 
 const lines = (/** @type {{ text: string }[]} */ errors) =>
@@ -35,10 +36,10 @@ const lines = (/** @type {{ text: string }[]} */ errors) =>
  * @param {MatrixContext} ctx
  */
 export async function runMatrix(set, ctx) {
-  const fixtures = Object.keys(ctx.sources).filter((f) => set.fixtures?.includes(f) ?? true);
   const versions = ctx.typescript.filter((v) => set.typescript?.includes(v) ?? true);
-  const sources = Object.fromEntries(fixtures.map((f) => [f, ctx.sources[f] ?? '']));
-  const dir = await createProjects(ctx.tmp, set.name, ctx.tarball, set.peers, sources, ctx.kinds);
+  const sources = setSources(set, ctx.sources);
+  const fixtures = Object.keys(sources);
+  const dir = await (ctx.prepared?.get(set.name) ?? prepareSet(set, ctx));
   const installed = Object.entries(set.peers).map(([p, v]) => `${p}@${v}`);
   ctx.log(`matrix ${set.name}: installed golem + ${installed.join(' ')}`);
 
@@ -107,6 +108,29 @@ export async function runMatrix(set, ctx) {
   });
   ctx.log(`matrix ${set.name}: quick starts ran — ${byNode.join('; ')}`);
   return { table: rows, runs: runs.map(({ output: _output, ...r }) => r), newest: NEWEST_TS };
+}
+
+/**
+ * The quick starts a peer set compiles: all of `sources`, or the set's own list.
+ * @param {import('./matrix.mjs').PeerSet} set
+ * @param {Record<string, string>} sources fixture → code
+ * @returns {Record<string, string>}
+ */
+export function setSources(set, sources) {
+  return Object.fromEntries(
+    Object.entries(sources).filter(([f]) => set.fixtures?.includes(f) ?? true),
+  );
+}
+
+/**
+ * Installs a peer set with golem's tarball and writes its projects; resolves to its folder. The
+ * suite starts these installs early, side by side, so the network waits overlap.
+ * @param {import('./matrix.mjs').PeerSet} set
+ * @param {Pick<MatrixContext, 'tmp' | 'tarball' | 'sources' | 'kinds'>} ctx
+ */
+export function prepareSet(set, ctx) {
+  const sources = setSources(set, ctx.sources);
+  return createProjects(ctx.tmp, set.name, ctx.tarball, set.peers, sources, ctx.kinds);
 }
 
 /**

@@ -68,7 +68,7 @@ export const PEERS_NEWEST = {
   '@types/node': '20.19.43',
 };
 
-/** The oldest version of each peer range in package.json (rxjs: see below), run against the same quick starts. */
+/** The oldest version of each peer range in package.json, run against the same quick starts. */
 export const PEERS_OLDEST = {
   'class-validator': '0.14.2',
   'class-transformer': '0.5.1',
@@ -79,8 +79,8 @@ export const PEERS_OLDEST = {
   yaml: '2.0.0',
   '@nestjs/common': '10.0.0',
   '@nestjs/core': '10.0.0',
-  // rxjs before 7.5.5 has no `types` in its exports: under node16/nodenext resolution Nest's own
-  // declarations (and golem/nestjs's) cannot see its types; it works in node10 and at runtime.
+  // The range starts at 7.5.5: older rxjs has no `types` in its exports, so under node16/nodenext
+  // resolution Nest's own declarations (and golem/nestjs's) cannot see its types.
   rxjs: '7.5.5',
   '@types/node': '20.19.43',
 };

@@ -29,7 +29,7 @@ import {
   PEERS_OLDEST,
   TYPESCRIPT,
 } from './matrix.mjs';
-import { runMatrix } from './matrix-stage.mjs';
+import { prepareSet, runMatrix } from './matrix-stage.mjs';
 import { oldestPeersJest } from './oldest-peers.mjs';
 import { aloneInstall, packAndCheck } from './package-checks.mjs';
 import {
@@ -60,9 +60,15 @@ const NODES = [
 ];
 const PARALLEL = Math.max(1, Math.min(4, availableParallelism()));
 
-const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 const started = Date.now();
 const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+const log = (/** @type {string} */ line) =>
+  process.stdout.write(`[${secs().padStart(5)}] ${line}\n`);
+/** Marks a promise awaited later as handled now, so an early failure waits for its turn. */
+const early = (/** @type {Promise<any>} */ promise) => {
+  promise.catch(() => undefined);
+  return promise;
+};
 /** @type {string[]} */
 const failures = [];
 /** @type {Record<string, unknown>} */
@@ -71,12 +77,44 @@ const report = { node: process.version, typescript: TS, kinds: KIND_NAMES };
 async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'golem-consumer-'));
   log(`consumer suite in ${tmp} (${PARALLEL} at a time)`);
+  // Stopped from outside (CI's `timeout`, Ctrl-C): leave no scratch folder behind.
+  for (const [signal, code] of /** @type {const} */ ([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ]))
+    process.once(signal, () => {
+      log(`stopped by ${signal} (${secs()})`);
+      if (args.keep === undefined) rmSync(tmp, { recursive: true, force: true });
+      process.exit(code);
+    });
+  /** @type {Promise<unknown>[]} */
+  const installs = [];
   try {
     const packed = await packAndCheck(ROOT, tmp);
     log(
       `pack: ${packed.files} files, tarball ${mb(packed.size)}, unpacked ${mb(packed.unpackedSize)} — ok (${secs()})`,
     );
     report.pack = { files: packed.files, size: packed.size, unpackedSize: packed.unpackedSize };
+
+    // Every install starts now, side by side (npm's cache is shared and safe to share), so the
+    // network waits overlap each other and the CPU-bound stages; each is awaited where needed.
+    const needTools = STAGES.has('matrix') || STAGES.has('oldest');
+    const sources = fixtureSources(ROOT, FIXTURE_NAMES);
+    const tscReady = early(needTools ? installTypeScripts(tmp) : Promise.resolve({}));
+    /** @type {Map<string, Promise<string>>} */
+    const prepared = new Map();
+    if (STAGES.has('matrix'))
+      for (const set of PEER_SETS) {
+        const ready = { tmp, tarball: packed.tarball, sources, kinds: KIND_NAMES };
+        prepared.set(set.name, early(prepareSet(set, ready)));
+      }
+    const oldestReady =
+      STAGES.has('oldest') || STAGES.has('oldest-jest')
+        ? early(
+            createProjects(tmp, 'oldest', packed.tarball, PEERS_OLDEST, sources, ['nodenext-cjs']),
+          )
+        : undefined;
+    installs.push(tscReady, ...prepared.values(), ...(oldestReady ? [oldestReady] : []));
 
     if (STAGES.has('alone')) {
       const alone = await aloneInstall(tmp, packed);
@@ -90,9 +128,7 @@ async function main() {
       log(`alone: done (${secs()})`);
     }
 
-    const needTools = STAGES.has('matrix') || STAGES.has('oldest');
-    const tsc = needTools ? await installTypeScripts(tmp) : {};
-    const sources = fixtureSources(ROOT, FIXTURE_NAMES);
+    const tsc = await tscReady;
 
     if (STAGES.has('matrix')) {
       /** @type {Record<string, unknown>} */
@@ -108,15 +144,14 @@ async function main() {
         parallel: PARALLEL,
         log,
         failures,
+        prepared,
       };
       for (const set of PEER_SETS) matrices[set.name] = await runMatrix(set, ctx);
       report.matrix = matrices;
       log(`matrix: done (${secs()})`);
     }
-    if (STAGES.has('oldest') || STAGES.has('oldest-jest')) {
-      const dir = await createProjects(tmp, 'oldest', packed.tarball, PEERS_OLDEST, sources, [
-        'nodenext-cjs',
-      ]);
+    if (oldestReady !== undefined) {
+      const dir = await oldestReady;
       if (STAGES.has('oldest')) {
         const compiled = await compile(
           dir,
@@ -161,6 +196,7 @@ async function main() {
       }
     }
   } finally {
+    await Promise.allSettled(installs); // none still writing into the folder removed below
     if (args.keep === undefined) rmSync(tmp, { recursive: true, force: true });
     else log(`kept ${tmp}`);
   }

@@ -6,6 +6,7 @@
 import { Exclude, Transform, Type } from 'class-transformer';
 import {
   Allow,
+  getMetadataStorage,
   IsBoolean,
   IsDefined,
   IsInt,
@@ -158,7 +159,6 @@ describe('DTOs the flat fast path leaves to the full path', () => {
     CustomClass,
     CustomDecorator,
     Conditional,
-    ValidatorCondition,
     Converted,
     Trimmed,
     ExcludedByDefault,
@@ -172,6 +172,18 @@ describe('DTOs the flat fast path leaves to the full path', () => {
       compare(compiled, value);
     }
   });
+});
+
+/** class-validator 0.15 added a per-validator `validateIf`; 0.14 ignores the option. */
+const hasValidatorConditions = getMetadataStorage()
+  .getTargetValidationMetadatas(ValidatorCondition, '', true, false)
+  .some((meta) => (meta as { validateIf?: unknown }).validateIf !== undefined);
+
+test('a per-validator validateIf keeps the full path where class-validator honours it', () => {
+  const compiled = compileDto(ValidatorCondition, 'the fast-path test');
+  // Under 0.14 the option does nothing, so the fast path is equivalent and may be taken.
+  if (hasValidatorConditions) expect(flatPlanOf(compiled)).toBeUndefined();
+  for (const value of [{ s: 'ab' }, { s: 3 }, {}]) compare(compiled, value);
 });
 
 let built = 0;
