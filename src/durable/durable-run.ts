@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DeferredResults, PendingToolCalls } from '../engine/deferred-types';
 import { RunError, RunInputError } from '../engine/errors';
@@ -19,6 +18,14 @@ import { decodeConversation, decodeRun, messagesJson } from './records';
 import { Recorder } from './recorder';
 import { acquireRun, startRun } from './store-ops';
 import { StoreError } from './store-error';
+
+/**
+ * A random UUID from the global Web Crypto (loaded on first use, so `require('golem')` does not
+ * load `node:crypto` and its streams).
+ */
+function newUuid(): string {
+  return globalThis.crypto.randomUUID();
+}
 
 /** What the durable layer needs from an agent. Internal. */
 export interface DurableHost<Deps, Output> {
@@ -60,7 +67,7 @@ function checkId(kind: string, id: unknown): string {
 
 /** A fresh lease owner: host, process and a random suffix (one per run segment). */
 function leaseOwner(): string {
-  return `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  return `${hostname()}/${process.pid}/${newUuid().slice(0, 8)}`;
 }
 
 function nonSystem(messages: readonly Message[]): Message[] {
@@ -75,7 +82,7 @@ export async function runStored<Deps, Output>(
   options: StoredRunOptions,
   onDelta: DeltaHandler | undefined,
 ): Promise<Result<Output>> {
-  const runId = options.runId === undefined ? randomUUID() : checkId('runId', options.runId);
+  const runId = options.runId === undefined ? newUuid() : checkId('runId', options.runId);
   let history = options.history ?? [];
   let conversationVersion: number | undefined;
   const conversationId =
