@@ -1,7 +1,6 @@
-import { JSONSchema } from 'class-validator-jsonschema';
-import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import type { DecoratorSchema } from 'class-validator-jsonschema/build/decorators';
 import { METADATA_KEYS } from './metadata';
+import { jsonSchemaDecorators, jsonSchemaPeer } from './peers';
 
 /**
  * Describes a DTO property (or a DTO class) for the model: the text becomes the schema's
@@ -22,7 +21,7 @@ export function Describe(text: string): (target: object, property?: string | sym
     if (isClass) Reflect.defineMetadata(METADATA_KEYS.description, text, ctor);
     else Reflect.defineMetadata(METADATA_KEYS.description, text, ctor, property);
     const key = isClass ? (ctor as { name: string }).name : property;
-    const existing: DecoratorSchema = getMetadataSchema(
+    const existing: DecoratorSchema = jsonSchemaDecorators().getMetadataSchema(
       (ctor as { prototype: object }).prototype,
       key,
     );
@@ -30,7 +29,7 @@ export function Describe(text: string): (target: object, property?: string | sym
       typeof existing === 'function'
         ? (source, options) => ({ ...existing(source, options), description: text })
         : { ...existing, description: text };
-    JSONSchema(merged)(isClass ? ctor : target, property);
+    jsonSchemaPeer().JSONSchema(merged)(isClass ? ctor : target, property);
   };
 }
 

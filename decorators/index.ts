@@ -4,8 +4,10 @@
  * once into a frozen definition (tools with JSON Schemas from class-validator metadata,
  * instructions, output decoder); `agentFromClass` turns an instance into an engine `Agent`.
  * Needs the peers class-validator, class-transformer, class-validator-jsonschema and
- * reflect-metadata: it checks them first (a `MissingPeerError` names the `npm install` command),
- * then imports `reflect-metadata` itself, so decorated classes always see it.
+ * reflect-metadata: it checks they are installed first (a `MissingPeerError` names the
+ * `npm install` command), then imports `reflect-metadata` itself, so decorated classes always see
+ * it. The other three load on first use (compiling a DTO, validating, `@Describe`, `@Nullable`),
+ * which keeps importing this entry point cheap.
  * @packageDocumentation
  */
 import './peers';

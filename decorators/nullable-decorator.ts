@@ -1,5 +1,5 @@
-import { ValidateIf } from 'class-validator';
 import { METADATA_KEYS, readProperty, writeProperty } from './metadata';
+import { classValidator } from './peers';
 
 /** The condition `@Nullable` validates under: only non-null values are checked. */
 export function isNotNull(_object: object, value: unknown): boolean {
@@ -14,7 +14,7 @@ export function isNotNull(_object: object, value: unknown): boolean {
 export function Nullable(): (target: object, property: string) => void {
   return (target, property) => {
     writeProperty(METADATA_KEYS.nullable, target.constructor, property, true);
-    ValidateIf(isNotNull)(target, property);
+    classValidator().ValidateIf(isNotNull)(target, property);
   };
 }
 

@@ -53,7 +53,7 @@ export function isNoArgs(dto: unknown): boolean {
 export function nestedClass(meta: ValidationMetadata, property: string, fail: Fail): DtoClass {
   const hint = `add @Type(() => TheClass) next to @ValidateNested() (class-transformer)`;
   const target = meta.target as DtoClass;
-  const typeMeta = transformerStorage.findTypeMetadata(target, property) as
+  const typeMeta = transformerStorage().findTypeMetadata(target, property) as
     { typeFunction: () => unknown } | undefined;
   if (typeMeta === undefined) {
     throw fail('nested-without-type', 'a nested DTO property has no @Type', property, hint);
@@ -85,7 +85,7 @@ export function nestedClass(meta: ValidationMetadata, property: string, fail: Fa
 
 /** A property holding a validated DTO (`@Type`) must also be `@ValidateNested()`. */
 export function checkTypeWithoutNested(dto: DtoClass, property: string, fail: Fail): void {
-  const typeMeta = transformerStorage.findTypeMetadata(dto, property) as
+  const typeMeta = transformerStorage().findTypeMetadata(dto, property) as
     { typeFunction: () => unknown } | undefined;
   if (typeMeta === undefined) return;
   let resolved: unknown;
@@ -120,8 +120,8 @@ export function checkEnum(meta: ValidationMetadata, property: string, fail: Fail
 
 /** `@Expose`/`@Exclude` are not supported (the schema and the whitelist would disagree). */
 export function checkTransformerMetadata(dto: DtoClass, fail: Fail): void {
-  const exposed = transformerStorage.getExposedMetadatas(dto);
-  const excluded = transformerStorage.getExcludedMetadatas(dto);
+  const exposed = transformerStorage().getExposedMetadatas(dto);
+  const excluded = transformerStorage().getExcludedMetadatas(dto);
   const first = exposed[0] ?? excluded[0];
   if (first !== undefined) {
     throw fail(

@@ -2,11 +2,11 @@
  * What the builder knows about a DTO class and every DTO it nests: its properties (optional,
  * nullable, nested), its defaults, and every declaration mistake, found once at definition time.
  */
-import { IS_ENUM, ValidationTypes } from 'class-validator';
 import type { JsonValue } from '../../src/index';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { classChain } from '../metadata';
 import { isNotNull, isNullable } from '../nullable-decorator';
+import { classValidator } from '../peers';
 import {
   checkEnum,
   checkTransformerMetadata,
@@ -171,6 +171,7 @@ function propertyModel(
   let nested: DtoClass | undefined;
   let conditional = false;
   let omittable = false;
+  const { IS_ENUM, ValidationTypes } = classValidator();
   for (const meta of metas) {
     if (isAsyncValidator(meta)) {
       throw fail(

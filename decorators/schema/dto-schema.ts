@@ -2,11 +2,11 @@
  * The canonical JSON Schema of a DTO class, generated at run time from its class-validator and
  * class-transformer metadata (class-validator-jsonschema + our post-processor), cached per class.
  */
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchema } from '../../src/index';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { canonicalObject, freezeSchema, ordered, referencedNames } from './canonical';
-import { CONVERTERS } from './converters';
+import { jsonSchemaPeer } from '../peers';
+import { converters } from './converters';
 import { analyseDto, isDtoCandidate, isNoArgs, type DtoClass, type DtoClosure } from './dto-model';
 import { transformerStorage } from './metadata-sources';
 
@@ -55,10 +55,10 @@ function schemaOf(closure: DtoClosure, usedBy: string): JsonSchema {
   if (isNoArgs(closure.root.dto)) return EMPTY_OBJECT_SCHEMA;
   const objects = new Map<string, Record<string, unknown>>();
   for (const model of closure.byClass.values()) {
-    const generated = targetConstructorToSchema(model.dto, {
-      classTransformerMetadataStorage: transformerStorage,
+    const generated = jsonSchemaPeer().targetConstructorToSchema(model.dto, {
+      classTransformerMetadataStorage: transformerStorage(),
       refPointerPrefix: '#/$defs/',
-      additionalConverters: CONVERTERS,
+      additionalConverters: converters(),
     }) as Record<string, unknown>;
     objects.set(model.name, canonicalObject(model, generated, usedBy));
   }

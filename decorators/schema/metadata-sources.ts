@@ -2,18 +2,8 @@
  * The two metadata stores schemas and validation read: class-validator's (global, one per
  * process) and class-transformer's (`@Type`, reachable only by a deep import; P16).
  */
-import {
-  getMetadataStorage,
-  IS_BOOLEAN,
-  IS_DATE,
-  IS_INT,
-  IS_NUMBER,
-  IS_STRING,
-  ValidationTypes,
-} from 'class-validator';
 import type { ValidationMetadata as LibraryMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import { classValidator, memoised, transformerStorage } from '../peers';
 
 /** The fields of a class-validator record the builder reads (a plain copy). */
 export type ValidationMetadata = Pick<
@@ -21,12 +11,12 @@ export type ValidationMetadata = Pick<
   'type' | 'name' | 'target' | 'propertyName' | 'constraints' | 'constraintCls' | 'each'
 >;
 
-/** class-transformer's storage of `@Type`, `@Expose`, `@Exclude` records. */
-export const transformerStorage: TransformerStorage = defaultMetadataStorage;
+// class-transformer's storage (`@Type`, `@Expose`, `@Exclude`), loaded on first use.
+export { transformerStorage };
 
 /** Every validation record that applies to `dto` (its own and its bases'), constraint names filled in. */
 export function validationMetadataOf(dto: object): ValidationMetadata[] {
-  const storage = getMetadataStorage();
+  const storage = classValidator().getMetadataStorage();
   return storage
     .getTargetValidationMetadatas(dto as new () => object, '', true, false)
     .map((meta): ValidationMetadata => {
@@ -55,13 +45,16 @@ export interface PropertyType {
 }
 
 /** Validators that state a property's type when no `design:type` was emitted. */
-const STATED_TYPES: ReadonlyMap<string, unknown> = new Map<string, unknown>([
-  [IS_STRING, String],
-  [IS_NUMBER, Number],
-  [IS_INT, Number],
-  [IS_BOOLEAN, Boolean],
-  [IS_DATE, Date],
-]);
+const statedTypes: () => ReadonlyMap<string, unknown> = memoised(() => {
+  const cv = classValidator();
+  return new Map<string, unknown>([
+    [cv.IS_STRING, String],
+    [cv.IS_NUMBER, Number],
+    [cv.IS_INT, Number],
+    [cv.IS_BOOLEAN, Boolean],
+    [cv.IS_DATE, Date],
+  ]);
+});
 
 /**
  * The type of `property` on `dto`: its `design:type` where the toolchain emitted one; otherwise
@@ -76,10 +69,11 @@ export function propertyTypeOf(dto: object, property: string): PropertyType {
       reflected: true,
     };
   }
+  const types = statedTypes();
   const stated = new Set(
     validationMetadataOf(dto)
       .filter((meta) => meta.propertyName === property && !meta.each)
-      .map((meta) => STATED_TYPES.get(meta.type))
+      .map((meta) => types.get(meta.type))
       .filter((type) => type !== undefined),
   );
   return { type: stated.size === 1 ? [...stated][0] : undefined, reflected: false };
@@ -87,9 +81,11 @@ export function propertyTypeOf(dto: object, property: string): PropertyType {
 
 /** Whether a custom validator record runs asynchronously (`@ValidatorConstraint({ async: true })`). */
 export function isAsyncValidator(meta: ValidationMetadata): boolean {
-  if (meta.type === ValidationTypes.PROMISE_VALIDATION) return true;
+  const cv = classValidator();
+  if (meta.type === cv.ValidationTypes.PROMISE_VALIDATION) return true;
   if (typeof meta.constraintCls !== 'function') return false;
-  return getMetadataStorage()
+  return cv
+    .getMetadataStorage()
     .getTargetValidatorConstraints(meta.constraintCls)
     .some((constraint) => constraint.async);
 }
@@ -99,7 +95,7 @@ export function isAsyncValidator(meta: ValidationMetadata): boolean {
  * storage has no public listing, so this reads its map defensively (empty if it changes shape).
  */
 export function typedProperties(dto: object): string[] {
-  const maps = (transformerStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
+  const maps = (transformerStorage() as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
   if (!(maps instanceof Map)) return [];
   const own: unknown = maps.get(dto);
   return own instanceof Map ? [...(own.keys() as Iterable<unknown>)].filter(isString) : [];
@@ -111,7 +107,9 @@ function isString(value: unknown): value is string {
 
 /** Every class that currently has class-validator records (for the CLI's discovery). */
 export function validatedClasses(): Set<object> {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas?: unknown };
+  const storage = classValidator().getMetadataStorage() as unknown as {
+    validationMetadatas?: unknown;
+  };
   const map = storage.validationMetadatas;
   const classes = new Set<object>();
   if (map instanceof Map) {

@@ -4,11 +4,10 @@
  * from the same metadata the full path reads on every call. Anything the plan cannot reproduce
  * exactly makes the DTO ineligible, and it keeps the full path.
  */
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import * as classValidator from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { classChain } from '../metadata';
 import { isNotNull } from '../nullable-decorator';
+import { classValidator, memoised } from '../peers';
 import type { CompiledDto } from '../schema/dto-schema';
 import { isNoArgs, type DtoClass } from '../schema/dto-model';
 import { transformerStorage } from '../schema/metadata-sources';
@@ -61,10 +60,13 @@ export interface FlatPlan {
  * calling one a second time, when a rejected value is re-validated for its report, changes
  * nothing.
  */
-const BUILT_IN_VALIDATORS: ReadonlySet<string> = new Set(
-  Object.entries(classValidator)
-    .filter(([key, value]) => /^[A-Z][A-Z0-9_]*$/.test(key) && typeof value === 'string')
-    .map(([, value]) => value as string),
+const builtInValidators: () => ReadonlySet<string> = memoised(
+  () =>
+    new Set(
+      Object.entries(classValidator())
+        .filter(([key, value]) => /^[A-Z][A-Z0-9_]*$/.test(key) && typeof value === 'string')
+        .map(([, value]) => value as string),
+    ),
 );
 
 /** class-transformer's record stores (`@Type`, `@Transform`, `@Expose`, `@Exclude`). */
@@ -134,6 +136,8 @@ function buildPlan(compiled: CompiledDto): FlatPlan | undefined {
  * (`getTargetValidationMetadatas`, `groupByPropertyName`); `undefined` if one is not eligible.
  */
 function checksOf(dto: DtoClass): FlatCheck[] | undefined {
+  const { getMetadataStorage, ValidationTypes } = classValidator();
+  const builtIn = builtInValidators();
   const storage = getMetadataStorage();
   const metas = storage.getTargetValidationMetadatas(
     dto,
@@ -168,7 +172,7 @@ function checksOf(dto: DtoClass): FlatCheck[] | undefined {
       const constraints = storage.getTargetValidatorConstraints(meta.constraintCls);
       if (constraints.length === 0) return undefined;
       for (const constraint of constraints) {
-        if (constraint.async || !BUILT_IN_VALIDATORS.has(constraint.name)) return undefined;
+        if (constraint.async || !builtIn.has(constraint.name)) return undefined;
         const instance = constraint.instance as Partial<Constraint> | undefined;
         if (typeof instance?.validate !== 'function') return undefined;
         target.push({ meta, constraint: instance as Constraint });
@@ -185,7 +189,7 @@ function checksOf(dto: DtoClass): FlatCheck[] | undefined {
  * answer is "yes", and the DTO keeps the full path.
  */
 function hasTransformerRecords(dto: DtoClass): boolean {
-  const storage = transformerStorage as unknown as Record<string, unknown>;
+  const storage = transformerStorage() as unknown as Record<string, unknown>;
   const ancestors = storage.getAncestors;
   if (typeof ancestors !== 'function') return true;
   const chain = new Set<unknown>([

@@ -4,16 +4,8 @@
  * class-validator records (`{ each: true }`, `@IsArray()`, `@ArrayMinSize()`…) and the
  * class-transformer `@Type`. Validation walks the input along it before class-transformer runs.
  */
-import {
-  ARRAY_CONTAINS,
-  ARRAY_MAX_SIZE,
-  ARRAY_MIN_SIZE,
-  ARRAY_NOT_CONTAINS,
-  ARRAY_NOT_EMPTY,
-  ARRAY_UNIQUE,
-  IS_ARRAY,
-} from 'class-validator';
 import { AgentDefinitionError, classNameOf } from '../errors';
+import { classValidator, memoised } from '../peers';
 import type { DtoClass, DtoClosure, DtoModel, PropertyModel } from '../schema/dto-model';
 import { isDtoCandidate } from '../schema/dto-model';
 import { transformerStorage, type ValidationMetadata } from '../schema/metadata-sources';
@@ -66,15 +58,18 @@ export interface ShapePlan {
 }
 
 /** Validators that only apply to arrays: their presence declares an array. */
-const ARRAY_VALIDATORS: ReadonlySet<string> = new Set([
-  IS_ARRAY,
-  ARRAY_CONTAINS,
-  ARRAY_NOT_CONTAINS,
-  ARRAY_NOT_EMPTY,
-  ARRAY_MIN_SIZE,
-  ARRAY_MAX_SIZE,
-  ARRAY_UNIQUE,
-]);
+const arrayValidators: () => ReadonlySet<string> = memoised(() => {
+  const cv = classValidator();
+  return new Set([
+    cv.IS_ARRAY,
+    cv.ARRAY_CONTAINS,
+    cv.ARRAY_NOT_CONTAINS,
+    cv.ARRAY_NOT_EMPTY,
+    cv.ARRAY_MIN_SIZE,
+    cv.ARRAY_MAX_SIZE,
+    cv.ARRAY_UNIQUE,
+  ]);
+});
 
 const cache = new WeakMap<DtoClosure, ShapePlan>();
 
@@ -148,12 +143,13 @@ function shapeOf(
 
 /** Whether the property has a class-transformer `@Type` (which may convert the value). */
 function hasTypeRecord(dto: DtoClass, property: string): boolean {
-  const record = transformerStorage.findTypeMetadata(dto, property) as object | undefined;
+  const record = transformerStorage().findTypeMetadata(dto, property) as object | undefined;
   return record !== undefined;
 }
 
 function declaresMany(metas: readonly ValidationMetadata[]): boolean {
-  return metas.some((meta) => meta.each || ARRAY_VALIDATORS.has(meta.type));
+  const arrays = arrayValidators();
+  return metas.some((meta) => meta.each || arrays.has(meta.type));
 }
 
 function scalarOf(design: unknown): Scalar | undefined {

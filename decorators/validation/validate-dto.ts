@@ -1,11 +1,10 @@
-import { plainToInstance } from 'class-transformer';
 import type { ClassTransformOptions } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import type { ValidatorOptions } from 'class-validator';
 import { ModelRetry } from '../../src/index';
 import { compileDto, type CompiledDto } from '../schema/dto-schema';
 import { isNoArgs } from '../schema/dto-model';
 import { classNameOf } from '../errors';
+import { classTransformer, classValidator } from '../peers';
 import { fillContainers } from './containers';
 import { isWithin, problemsOf, reasonOf, type Problem } from './error-messages';
 import { flatAccepts, flatInstance } from './flat-instance';
@@ -65,7 +64,7 @@ export function toValidInstanceFully(
   const prepared = prepareInput(plan, guarded);
   if (prepared.problems.length > 0) throw new ModelRetry(reasonOf(prepared.problems));
   if (isNoArgs(dto)) return new dto();
-  const instance = plainToInstance(dto, prepared.value, TRANSFORM_OPTIONS);
+  const instance = classTransformer().plainToInstance(dto, prepared.value, TRANSFORM_OPTIONS);
   if (plan.hasContainers) fillContainers(plan.root, instance);
   return checked(instance, prepared.deferred);
 }
@@ -77,7 +76,7 @@ const NO_PROBLEMS: readonly Problem[] = Object.freeze([]);
  * unreported; otherwise throws `ModelRetry` with both lists.
  */
 function checked(instance: object, deferred: readonly Problem[]): object {
-  const reported = problemsOf(validateSync(instance, VALIDATOR_OPTIONS));
+  const reported = problemsOf(classValidator().validateSync(instance, VALIDATOR_OPTIONS));
   const unreported = deferred.filter(
     (problem) => !reported.some((known) => isWithin(problem.path, known.path)),
   );
