@@ -26,6 +26,7 @@ module.exports = {
     '^golem/decorators$': '<rootDir>/decorators/index.ts',
     '^golem/container$': '<rootDir>/container/index.ts',
     '^golem/nestjs$': '<rootDir>/nestjs/index.ts',
+    '^golem/nestjs/queue$': '<rootDir>/nestjs/queue.ts',
     '^golem/providers/([a-z0-9-]+)$': '<rootDir>/src/providers/$1/index.ts',
     '^golem/tools/([a-z0-9-]+)$': '<rootDir>/src/tools/$1/index.ts',
     '^golem/mcp$': '<rootDir>/src/mcp/index.ts',

@@ -53,7 +53,3 @@ export type { ProviderOverrider } from './testing';
 export { GolemNestError } from './errors';
 export type { GolemNestErrorReason, GolemNestErrorInit } from './errors';
 export { NEST_PEERS } from './peer';
-export { GolemQueueModule, InjectRunQueue, getRunQueueToken } from './queue-module';
-export type { GolemQueueModuleOptions, GolemQueueModuleAsyncOptions } from './queue-module';
-export { GolemQueueWorker } from './queue-worker';
-export type { GolemQueueWorkerOptions } from './queue-worker';

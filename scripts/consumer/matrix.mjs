@@ -129,6 +129,7 @@ export const ENTRY_PEERS = {
     'inversify',
   ],
   'golem/nestjs': ['@nestjs/common', '@nestjs/core', 'rxjs'],
+  'golem/nestjs/queue': ['@nestjs/common', '@nestjs/core', 'rxjs'],
   'golem/tools/webfetch': ['html-to-text'],
   'golem/tools/skills': ['yaml'],
 };

@@ -1,18 +1,22 @@
 /**
- * GolemQueueModule without a server: golem/nestjs loads without BullMQ or ioredis (golem/queue is
- * loaded only when the queue module is configured), and bad options are typed errors at once.
+ * GolemQueueModule (golem/nestjs/queue) without a server: golem/nestjs and golem/nestjs/queue load
+ * without BullMQ or ioredis (golem/queue is loaded only when the queue module is configured), and
+ * bad options are typed errors at once.
  * The module's behaviour on a real Redis is in test/services/queue/nestjs.test.ts.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GolemNestError, GolemQueueModule } from 'golem/nestjs';
+import * as nestEntry from 'golem/nestjs';
+import { GolemNestError } from 'golem/nestjs';
+import { GolemQueueModule } from 'golem/nestjs/queue';
 
 const ROOT = join(__dirname, '..', '..');
 
-test('loading golem/nestjs loads neither bullmq nor ioredis; configuring the queue module does', () => {
+test('loading golem/nestjs/queue loads neither bullmq nor ioredis; configuring the queue module does', () => {
   const script = `
     const loaded = () => Object.keys(require.cache).filter((k) => /node_modules[\\\\/](bullmq|ioredis)[\\\\/]/.test(k)).length > 0;
-    const nest = require('./nestjs/index.ts');
+    const nest = require('./nestjs/queue.ts');
     const before = loaded();
     try { nest.GolemQueueModule.forRoot({}); } catch {}
     process.stdout.write(JSON.stringify({ before, after: loaded() }));`;
@@ -21,6 +25,11 @@ test('loading golem/nestjs loads neither bullmq nor ioredis; configuring the que
     encoding: 'utf8',
   });
   expect(JSON.parse(out)).toEqual({ before: false, after: true });
+});
+
+test('golem/nestjs does not export the queue module (its declarations never reach golem/queue)', () => {
+  expect(Object.keys(nestEntry)).not.toContain('GolemQueueModule');
+  expect(readFileSync(join(ROOT, 'nestjs', 'index.ts'), 'utf8')).not.toMatch(/queue/i);
 });
 
 test.each([

@@ -12,13 +12,8 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { RunContext } from 'golem';
 import { Agent, DEPS_TYPE, NoArgs, PAUSABLE_TYPE, Tool } from 'golem/decorators';
-import {
-  GolemModule,
-  GolemNestError,
-  GolemQueueModule,
-  GolemQueueWorker,
-  InjectRunQueue,
-} from 'golem/nestjs';
+import { GolemModule, GolemNestError } from 'golem/nestjs';
+import { GolemQueueModule, GolemQueueWorker, InjectRunQueue } from 'golem/nestjs/queue';
 import type { RunQueue } from 'golem/queue';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { FunctionModel, textResponse, toolCallResponse } from 'golem/testing';
