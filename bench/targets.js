@@ -108,8 +108,8 @@ function table({ e, f }) {
       `  (e) require('golem/decorators') ${ms(e.decorators.wall)} ` +
         `(CPU ${ms(e.decorators.cpu)}); target ≤ ${TARGET_MS.decorators} ms: ` +
         `${verdict(e.decorators.wall, TARGET_MS.decorators)}`,
-      `      of which its peers alone (${DECORATOR_PEERS.join(', ')}): ${ms(e.peers.wall)} ` +
-        `(CPU ${ms(e.peers.cpu)}); golem's own share ≈ ${ms(e.decorators.wall - e.peers.wall)}`,
+      `      its peers loaded alone (${DECORATOR_PEERS.join(', ')}): ${ms(e.peers.wall)} ` +
+        `(CPU ${ms(e.peers.cpu)}); golem/decorators loads all but reflect-metadata on first use`,
       `      medians of ${e.rounds} rounds; bare node ${ms(e.floor.wall)}; load average ${e.load.toFixed(1)}`,
     );
   }
