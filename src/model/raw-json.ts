@@ -1,5 +1,7 @@
-import { GolemError, hasKind } from './error-base';
+import { JsonParseError, type JsonPathSegment } from './json-parse-error';
 import type { JsonLimits } from './safe-json';
+
+export { JsonParseError, type JsonPathSegment } from './json-parse-error';
 
 /**
  * A small, strict JSON parser (RFC 8259, no extensions) that can hand back the raw source text
@@ -11,9 +13,6 @@ import type { JsonLimits } from './safe-json';
  * - Lone surrogates (escaped or not) are accepted, as `JSON.parse` does.
  * - Depth counts arrays and objects: a scalar has depth 0, `[]` depth 1, `[[1]]` depth 2.
  */
-
-/** One step of a path into a JSON document: an object key or an array index. */
-export type JsonPathSegment = string | number;
 
 /** Default largest accepted text, in UTF-16 code units (4 MiB, as for `parseUntrustedJson`). */
 export const RAW_JSON_DEFAULT_MAX_LENGTH = 4 * 1024 * 1024;
@@ -39,28 +38,6 @@ export interface RawJsonOptions extends JsonLimits {
    * once per value outside raw values; the array is reused, so copy it to keep it.
    */
   rawAt?: (path: readonly JsonPathSegment[]) => boolean;
-}
-
-/** A JSON text was malformed, too long or too deep, or carried a `__proto__` key. */
-export class JsonParseError extends GolemError {
-  /** What is wrong, without the position. */
-  readonly reason: string;
-  /** Offset of the problem in the text, in UTF-16 code units. */
-  readonly position: number;
-  /** Path of the value being parsed when the problem was found (`[]` at top level). */
-  readonly path: readonly JsonPathSegment[];
-
-  constructor(reason: string, position: number, path: readonly JsonPathSegment[]) {
-    super('JsonParseError', `${reason} at position ${position}`);
-    this.reason = reason;
-    this.position = position;
-    this.path = path;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is JsonParseError {
-    return hasKind(value, 'JsonParseError');
-  }
 }
 
 /**
