@@ -136,11 +136,9 @@ test('the run signal cancels the call on the server too', async () => {
   });
   const run = agent.run('wait', {
     signal: controller.signal,
+    // Aborts once the server reports it is waiting, so the request has surely reached it.
     observer: (event) => {
-      if (event.kind === 'tool_start')
-        setImmediate(() => {
-          controller.abort(new Error('user left'));
-        });
+      if (event.kind === 'tool_progress') controller.abort(new Error('user left'));
     },
   });
   await expect(run).rejects.toBeInstanceOf(RunError);

@@ -55,6 +55,14 @@ server.registerTool(
         cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason) });
         resolve(text('cancelled'));
       });
+      // Tells a caller that asked for progress that the call is now waiting here.
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) {
+        void extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 0, message: 'waiting' },
+        });
+      }
     }),
 );
 server.registerTool('cancellations', { description: 'What was cancelled.' }, async () =>
