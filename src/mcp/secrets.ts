@@ -1,41 +1,28 @@
-/** What a secret is replaced with in error messages. */
-export const REDACTED = '[redacted]';
+import { redactLiterals, secretForms } from '../model/redaction';
 
-/** Candidates shorter than this are not treated as secrets (they would mangle ordinary text). */
-const MIN_SECRET_LENGTH = 4;
 const MAX_DEPTH = 8;
 
 /**
  * The secrets of an HTTP transport: every configured header value (and, for an
  * `<scheme> <credentials>` value such as `Bearer abc`, the credentials alone) and the values of
- * the URL's query parameters. Longest first, so a secret containing another is replaced whole.
+ * the URL's query parameters, each in every form it may take (as given, trimmed, JSON-escaped,
+ * URL-encoded). Longest first, so a secret containing another is replaced whole.
  */
 export function transportSecrets(headers: Readonly<Record<string, string>>, url: URL): string[] {
-  const found = new Set<string>();
-  const add = (secret: string) => {
-    if (secret.length < MIN_SECRET_LENGTH) return;
-    // As given, JSON-escaped (a body or message quoting it) and URL-encoded.
-    found.add(secret);
-    found.add(JSON.stringify(secret).slice(1, -1));
-    found.add(encodeURIComponent(secret));
-  };
+  const candidates: string[] = [];
   for (const value of Object.values(headers)) {
     const trimmed = value.trim();
-    add(trimmed);
+    candidates.push(trimmed);
     const credentials = /^[A-Za-z][\w.+-]*\s+(\S.*)$/s.exec(trimmed)?.[1];
-    if (credentials !== undefined) add(credentials);
+    if (credentials !== undefined) candidates.push(credentials);
   }
-  for (const value of url.searchParams.values()) add(value);
-  return [...found].sort((a, b) => b.length - a.length);
+  for (const value of url.searchParams.values()) candidates.push(value);
+  return secretForms(candidates);
 }
 
-/** `text` with every occurrence of each secret replaced by {@link REDACTED}. */
+/** `text` with every occurrence of each secret (as listed) replaced by `[redacted]`. */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  }
-  return result;
+  return redactLiterals(text, secrets);
 }
 
 /**

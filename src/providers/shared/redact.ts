@@ -1,37 +1,14 @@
-/** Text that replaces a secret wherever one would appear. */
-const MARK = '[redacted]';
-/** Secrets shorter than this are not redacted (they would blank out ordinary words). */
-const MIN_SECRET = 4;
+import { redactSecrets } from '../../model/redaction';
+
 /** How deep a `cause` chain is copied; deeper links are cut. */
 const MAX_CAUSE_DEPTH = 8;
 
 /**
- * The forms a secret can take in text a user or log may see: as given, trimmed (fetch trims
- * header values), JSON-escaped (a body or a message that quotes it), and URL-encoded.
+ * Replaces every secret in `text` (in every form it may take: as given, trimmed, JSON-escaped,
+ * URL-encoded) with `[redacted]`; secrets shorter than 4 characters are left alone.
  */
-function forms(secret: string): string[] {
-  const out = new Set<string>();
-  for (const base of [secret, secret.trim()]) {
-    if (base.length < MIN_SECRET) continue;
-    out.add(base);
-    out.add(JSON.stringify(base).slice(1, -1));
-    try {
-      out.add(encodeURIComponent(base));
-    } catch {
-      // a lone surrogate cannot be URL-encoded; nothing to add
-    }
-  }
-  // Longest first, so a form that contains another is replaced whole.
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-/** Replaces every secret in `text` (in every form it may take) with `[redacted]`. */
 export function redact(text: string, secrets: readonly string[] | undefined): string {
-  let out = text;
-  for (const secret of secrets ?? []) {
-    for (const form of forms(secret)) if (out.includes(form)) out = out.split(form).join(MARK);
-  }
-  return out;
+  return secrets === undefined ? text : redactSecrets(text, secrets);
 }
 
 /** A copy of a thrown value made safe to show: its message and whole cause chain redacted. */
