@@ -14,7 +14,8 @@ export interface StreamedCall {
   stopped: boolean;
 }
 
-function protocolError(message: string, cause?: unknown): ModelProtocolError {
+/** A malformed stream: `ModelProtocolError` with the message prefixed `stream: `. Internal. */
+export function protocolError(message: string, cause?: unknown): ModelProtocolError {
   return new ModelProtocolError(PROVIDER, `stream: ${message}`, { cause });
 }
 

@@ -1,40 +1,15 @@
 import { isRecord } from '../../model/guards';
 import type { Delta } from '../../model/delta';
 import type { DeltaHandler } from '../../model/model';
-import { ModelProtocolError } from '../../model/provider-errors';
 import type { ModelResponse } from '../../model/response';
 import { redact, redactCause } from '../shared/redact';
 import { STOP, type SseEvent, type SseVerdict } from '../shared/sse';
 import type { ThinkingOrigin } from '../shared/provenance';
 import { streamErrorEvent } from './errors';
-import { readUsage, thinkingBlock, toResponse, type WireUsage } from './normalise';
-import { PROVIDER } from './options';
+import { readUsage, toResponse, type WireUsage } from './normalise';
 import { readServerEvidence } from './server-tools';
-import { preview, toolArgs } from './stream-args';
-
-type Block =
-  | { kind: 'text'; text: string; citations: unknown[] }
-  | {
-      kind: 'tool';
-      ordinal: number;
-      id: string;
-      name: string;
-      args: string;
-      startInput: string;
-      stopped: boolean;
-    }
-  | { kind: 'thinking'; ordinal: number; text: string; signature: string }
-  | { kind: 'redacted'; ordinal: number; data: string }
-  | { kind: 'other'; raw: Record<string, unknown>; input: string };
-
-function protocolError(message: string, cause?: unknown): ModelProtocolError {
-  return new ModelProtocolError(PROVIDER, `stream: ${message}`, { cause });
-}
-
-function str(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw protocolError(`${what} is not a string`);
-  return value;
-}
+import { preview, protocolError, toolArgs } from './stream-args';
+import { applyDelta, foldBlocks, openBlock, openingDelta, type Block } from './stream-blocks';
 
 /**
  * Folds the Messages API's stream events into deltas and the final response. The event type is
@@ -46,8 +21,7 @@ function str(value: unknown, what: string): string {
 export class StreamAssembler {
   private readonly blocks = new Map<number, Block>();
   private readonly order: Block[] = [];
-  private tools = 0;
-  private thoughts = 0;
+  private readonly ordinals = { tools: 0, thoughts: 0 };
   private usage: WireUsage = {};
   private stopReason: unknown;
   /** The `model` and `id` of `message_start`. */
@@ -124,25 +98,7 @@ export class StreamAssembler {
 
   /** The assembled response; the same `generate` returns for the same content. */
   response(): ModelResponse {
-    let text = '';
-    const toolCalls = [];
-    const thinking = [];
-    const content: unknown[] = []; // text and server-tool blocks, for the hosted-tool evidence
-    for (const block of this.order) {
-      if (block.kind === 'text') {
-        text += block.text;
-        content.push({ type: 'text', text: block.text, citations: block.citations });
-      } else if (block.kind === 'other')
-        content.push(block.input === '' ? block.raw : { ...block.raw, input: parsed(block.input) });
-      else if (block.kind === 'tool')
-        toolCalls.push({ id: block.id, name: block.name, args: toolArgs(block) });
-      else if (block.kind === 'redacted') {
-        if (block.data !== '') thinking.push({ redacted: block.data });
-      } else {
-        const assembled = thinkingBlock(block.text, block.signature);
-        if (assembled !== undefined) thinking.push(assembled);
-      }
-    }
+    const { text, toolCalls, thinking, content } = foldBlocks(this.order);
     return toResponse({
       text,
       toolCalls,
@@ -180,106 +136,19 @@ export class StreamAssembler {
     if (this.blocks.has(index)) throw protocolError(`block ${index} started twice`);
     const cb = payload.content_block;
     if (!isRecord(cb)) throw protocolError(`content_block_start ${index} has no content_block`);
-    const block = this.create(cb, index);
+    const block = openBlock(cb, index, this.ordinals);
     this.blocks.set(index, block);
     this.order.push(block);
-    if (block.kind === 'text' && block.text !== '') await this.emit({ content: block.text });
-    if (block.kind === 'tool')
-      await this.emit({ toolCalls: [{ index: block.ordinal, id: block.id, name: block.name }] });
-    if (block.kind === 'thinking' && (block.text !== '' || block.signature !== '')) {
-      const fragment: { index: number; text?: string; signature?: string } = {
-        index: block.ordinal,
-      };
-      if (block.text !== '') fragment.text = block.text;
-      if (block.signature !== '') fragment.signature = block.signature;
-      await this.emit({ thinking: [fragment] });
-    }
-  }
-
-  private create(cb: Record<string, unknown>, index: number): Block {
-    const where = `content_block_start ${index}`;
-    switch (cb.type) {
-      case 'text':
-        return {
-          kind: 'text',
-          text: str(cb.text ?? '', `${where} text`),
-          citations: Array.isArray(cb.citations) ? [...(cb.citations as unknown[])] : [],
-        };
-      case 'tool_use': {
-        const input = cb.input;
-        if (input !== undefined && input !== null && !isRecord(input))
-          throw protocolError(`${where} input is not an object`);
-        return {
-          kind: 'tool',
-          ordinal: this.tools++,
-          id: str(cb.id, `${where} id`),
-          name: str(cb.name, `${where} name`),
-          args: '',
-          startInput: isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : '',
-          stopped: false,
-        };
-      }
-      case 'thinking':
-        return {
-          kind: 'thinking',
-          ordinal: this.thoughts++,
-          text: str(cb.thinking ?? '', `${where} thinking`),
-          signature: str(cb.signature ?? '', `${where} signature`),
-        };
-      case 'redacted_thinking':
-        return { kind: 'redacted', ordinal: this.thoughts++, data: str(cb.data, `${where} data`) };
-      default: // server tools (web search) and block types added later: kept for the evidence
-        return { kind: 'other', raw: cb, input: '' };
-    }
+    const opening = openingDelta(block);
+    if (opening !== undefined) await this.emit(opening);
   }
 
   private async delta(payload: Record<string, unknown>): Promise<void> {
     const block = this.block(payload);
     const delta = payload.delta;
     if (!isRecord(delta)) throw protocolError('content_block_delta has no delta object');
-    if (block.kind === 'other') {
-      if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string')
-        block.input += delta.partial_json; // a server tool's input (the search query)
-      return;
-    }
-    const mismatch = (): ModelProtocolError =>
-      protocolError(`a ${String(delta.type)} arrived for a ${block.kind} block`);
-    switch (delta.type) {
-      case 'text_delta': {
-        if (block.kind !== 'text') throw mismatch();
-        const text = str(delta.text, 'text_delta.text');
-        block.text += text;
-        if (text !== '') await this.emit({ content: text });
-        return;
-      }
-      case 'input_json_delta': {
-        if (block.kind !== 'tool') throw mismatch();
-        const fragment = str(delta.partial_json, 'input_json_delta.partial_json');
-        block.args += fragment;
-        if (fragment !== '')
-          await this.emit({ toolCalls: [{ index: block.ordinal, argsFragment: fragment }] });
-        return;
-      }
-      case 'thinking_delta': {
-        if (block.kind !== 'thinking') throw mismatch();
-        const text = str(delta.thinking, 'thinking_delta.thinking');
-        block.text += text;
-        if (text !== '') await this.emit({ thinking: [{ index: block.ordinal, text }] });
-        return;
-      }
-      case 'signature_delta': {
-        if (block.kind !== 'thinking') throw mismatch();
-        const signature = str(delta.signature, 'signature_delta.signature');
-        block.signature += signature;
-        if (signature !== '') await this.emit({ thinking: [{ index: block.ordinal, signature }] });
-        return;
-      }
-      case 'citations_delta':
-        if (block.kind === 'text' && isRecord(delta.citation)) block.citations.push(delta.citation);
-        return;
-      default:
-        return; // delta types added later carry nothing this adapter keeps
-    }
+    const out = applyDelta(block, delta);
+    if (out !== undefined) await this.emit(out);
   }
 
   private stop(payload: Record<string, unknown>): void {
@@ -287,14 +156,5 @@ export class StreamAssembler {
     if (block.kind !== 'tool') return;
     block.stopped = true;
     toolArgs(block); // a finished call's input must be valid JSON: fail now, not later
-  }
-}
-
-/** A server tool's streamed input: the parsed JSON, or the raw text when it does not parse. */
-function parsed(input: string): unknown {
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
   }
 }
