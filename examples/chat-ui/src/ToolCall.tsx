@@ -20,8 +20,19 @@ const STATE_LABELS: Record<ToolPart['state'], string> = {
   'output-denied': 'denied',
 };
 
+/**
+ * A value as people read it: JSON (golem's tool results are text, often JSON) pretty-printed,
+ * any other text as it is.
+ */
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value !== 'string') return JSON.stringify(value, null, 2);
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === 'object' && parsed !== null) return JSON.stringify(parsed, null, 2);
+  } catch {
+    // Not JSON: plain text.
+  }
+  return value;
 }
 
 /**
