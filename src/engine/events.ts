@@ -11,6 +11,7 @@ export type RunEventKind =
   | 'model_end'
   | 'tool_start'
   | 'tool_end'
+  | 'tool_resolved'
   | 'output_rejected'
   | 'deferred'
   | 'fallback'
@@ -32,8 +33,13 @@ export interface RunEvent {
   toolName?: string;
   /** Raw JSON arguments of a tool call. */
   args?: string;
-  /** Text a tool returned. */
+  /** Text a tool returned (`tool_resolved`: the text the model sees for the call). */
   result?: string;
+  /**
+   * `tool_resolved`: how a resumed run resolved a pending call without running it — `denied` (an
+   * approval refused; `result` is the denial text) or `external` (`result` is the supplied text).
+   */
+  resolution?: 'denied' | 'external';
   /** Usage of one provider attempt (model_end). */
   usage?: Usage;
   /** Why an attempt, a tool call or an output failed. */

@@ -89,7 +89,8 @@ export function checkApprovedTools<Deps>(
 /**
  * Produces each call's result text: approved calls re-execute with `ctx.approved` set under the
  * tool timeout policy (a failure or a second deferral fails the run at the `tool` stage); denials
- * become the denial text; external results pass verbatim.
+ * become the denial text; external results pass verbatim. Every resolution is observable, in
+ * order: a re-run emits `tool_start`/`tool_end`, a denial or external result `tool_resolved`.
  */
 export async function resolveCalls<Deps>(
   config: EngineConfig<Deps>,
@@ -100,9 +101,13 @@ export async function resolveCalls<Deps>(
   for (const r of resolutions) {
     const { call } = r;
     let content: string;
-    if (r.kind === 'external') content = r.text;
-    else if (!r.approval.approved) content = deniedText(r.approval.reason);
-    else {
+    if (r.kind === 'external') {
+      content = r.text;
+      emitResolved(state, call, content, 'external');
+    } else if (!r.approval.approved) {
+      content = deniedText(r.approval.reason);
+      emitResolved(state, call, content, 'denied');
+    } else {
       const tool = config.advertised.get(call.name);
       if (tool === undefined)
         throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
@@ -113,7 +118,7 @@ export async function resolveCalls<Deps>(
           tool,
           call,
           deps: state.run.deps,
-          runSignal: state.run.signal,
+          run: state.run,
           timeout: effectiveTimeout(config, tool),
           approved: true,
           retry: 0,
@@ -140,6 +145,27 @@ export async function resolveCalls<Deps>(
     state.checkpoints?.result(call, message);
   }
   return results;
+}
+
+/** Emits `tool_resolved` for a call resolved without running (built only when observed). */
+function emitResolved<Deps>(
+  state: RunState<Deps>,
+  call: ToolCall,
+  result: string,
+  resolution: 'denied' | 'external',
+): void {
+  if (!state.observed) return;
+  const { id: callId, name: toolName, args } = call;
+  state.emit({
+    kind: 'tool_resolved',
+    turn: 0,
+    attempt: 0,
+    callId,
+    toolName,
+    args,
+    result,
+    resolution,
+  });
 }
 
 /**

@@ -72,12 +72,17 @@ export interface TurnEndEvent extends StreamEventBase {
   finishReason?: string;
 }
 
-/** A tool call completed; `result` is the text the model sees. */
+/**
+ * A tool call completed; `result` is the text the model sees. On a resume, a pending call resolved
+ * without running carries `resolution`: `denied` (`result` is the denial text) or `external`
+ * (`result` is the supplied text); a call that ran has none.
+ */
 export interface ToolResultEvent extends StreamEventBase {
   type: 'tool-result';
   callId: string;
   toolName: string;
   result: string;
+  resolution?: 'denied' | 'external';
 }
 
 /** A tool call failed (its error text is what the model sees, when the run goes on). */

@@ -103,6 +103,16 @@ export class StreamEventBuilder<Output> {
               },
         );
         return;
+      case 'tool_resolved':
+        out.push({
+          type: 'tool-result',
+          turn: event.turn,
+          callId: event.callId ?? '',
+          toolName: event.toolName ?? '',
+          result: event.result ?? '',
+          ...(event.resolution === undefined ? {} : { resolution: event.resolution }),
+        });
+        return;
       case 'output_rejected':
         out.push({ type: 'correction', turn: this.turn, round: event.attempt, error: event.error });
         return;

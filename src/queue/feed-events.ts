@@ -16,6 +16,8 @@ export interface FeedRunEvent {
   toolName?: string;
   args?: string;
   result?: string;
+  /** `tool_resolved`: how a resumed run resolved the call without running it. */
+  resolution?: 'denied' | 'external';
   usage?: Usage;
   /** Why an attempt, a call or an output failed, as `describeError` renders it. */
   error?: string;
@@ -111,6 +113,7 @@ export function feedRunEvent(event: RunEvent): FeedRunEvent {
   if (event.toolName !== undefined) out.toolName = event.toolName;
   if (event.args !== undefined) out.args = event.args;
   if (event.result !== undefined) out.result = event.result;
+  if (event.resolution !== undefined) out.resolution = event.resolution;
   if (event.usage !== undefined) out.usage = event.usage;
   if (event.error !== undefined) out.error = describeError(event.error);
   if (event.model !== undefined) out.model = event.model;

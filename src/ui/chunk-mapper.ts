@@ -10,8 +10,10 @@ import type { ResolvedStreamOptions } from './stream-options';
 
 /**
  * What a resumed run's stream must know about the calls the client resolved: denied calls end as
- * `output-denied` parts, external results are already on the client, approved calls get their
- * output when they re-run. Internal.
+ * `output-denied` parts at once, external results are already on the client (their resolution
+ * events add nothing), approved calls get their output when they re-run. Without it (a resumed
+ * run stream passed to `toUIMessageStream`), resolution events alone end denied and external
+ * calls' parts. Internal.
  */
 export interface Continuation {
   approved: readonly string[];
@@ -96,7 +98,13 @@ export class ChunkMapper<Output> {
         this.turnEnd(out, event);
         break;
       case 'tool-result':
-        this.output(out, event.callId, { type: 'tool-output-available', output: event.result });
+        this.output(
+          out,
+          event.callId,
+          event.resolution === 'denied'
+            ? { type: 'tool-output-denied' }
+            : { type: 'tool-output-available', output: event.result },
+        );
         break;
       case 'tool-error': {
         const call = { callId: event.callId, toolName: event.toolName };
@@ -230,17 +238,18 @@ export class ChunkMapper<Output> {
     callId: string,
     chunk:
       | { type: 'tool-output-available'; output: string }
-      | { type: 'tool-output-error'; errorText: string },
+      | { type: 'tool-output-error'; errorText: string }
+      | { type: 'tool-output-denied' },
   ): void {
     if (this.quiet.has(callId)) return;
     this.closeParts(out);
     this.calls.set(callId, 'settled');
     this.awaitingOutput.delete(callId);
-    out.push(
-      chunk.type === 'tool-output-available'
-        ? { type: chunk.type, toolCallId: callId, output: chunk.output }
-        : { type: chunk.type, toolCallId: callId, errorText: chunk.errorText },
-    );
+    if (chunk.type === 'tool-output-available')
+      out.push({ type: chunk.type, toolCallId: callId, output: chunk.output });
+    else if (chunk.type === 'tool-output-error')
+      out.push({ type: chunk.type, toolCallId: callId, errorText: chunk.errorText });
+    else out.push({ type: chunk.type, toolCallId: callId });
   }
 
   /** Outputs of approved calls whose re-run the events did not report, from the evidence. */
