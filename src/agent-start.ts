@@ -6,7 +6,11 @@ import { resolveInstructions } from './engine/instructions';
 import { repairHistory } from './engine/repair';
 import type { RunSettings } from './engine/run-config';
 import type { TraceStarter } from './agent-observability';
+import type { SignalSource } from './engine/run-signal';
+import type { RunSignal } from './engine/run-signal';
 import { linkRunSignal } from './engine/run-signal';
+import type { TraceHandle } from './engine/instrumentation';
+import { withLazySignal } from './engine/lazy-signal';
 import { describeError } from './model/error-base';
 import { isArrayValue, isRecord } from './model/guards';
 import type { Message } from './model/message';
@@ -54,14 +58,14 @@ export function runSettings<Deps>(
     conversation: options.conversation,
     runId: options.runId,
   });
-  const { signal, release } = linkRunSignal(options.signal, deadlines);
+  const link = linkRunSignal(options.signal, deadlines);
+  const { release } = link;
   const observers = [defaults.onEvent, options.observer, trace?.observer].filter(
     (o): o is RunObserver => o !== undefined,
   );
   const merged = { ...defaults.modelSettings, ...options.modelSettings };
-  return {
+  return new Settings(link, {
     deps: options.deps as Deps,
-    signal,
     observers,
     settings: Object.keys(merged).length === 0 ? undefined : merged,
     onDelta,
@@ -74,14 +78,50 @@ export function runSettings<Deps>(
             trace.end(error);
           },
     trace,
-  };
+  });
+}
+
+/** A run's settings; `signal` and `aborted` read through the run's (possibly lazy) signal. */
+class Settings<Deps> implements RunSettings<Deps> {
+  readonly deps: Deps;
+  readonly observers: readonly RunObserver[];
+  readonly settings: ModelSettings | undefined;
+  readonly onDelta: DeltaHandler | undefined;
+  readonly turnTimeout: number;
+  readonly release: (error?: unknown) => void;
+  readonly trace: TraceHandle | undefined;
+
+  constructor(
+    private readonly link: RunSignal,
+    fields: Omit<RunSettings<Deps>, 'signal' | 'aborted'>,
+  ) {
+    this.deps = fields.deps;
+    this.observers = fields.observers;
+    this.settings = fields.settings;
+    this.onDelta = fields.onDelta;
+    this.turnTimeout = fields.turnTimeout;
+    this.release = fields.release;
+    this.trace = fields.trace;
+  }
+
+  get signal(): AbortSignal {
+    return this.link.signal;
+  }
+
+  get aborted(): boolean {
+    return this.link.aborted;
+  }
+
+  get deferred(): boolean | undefined {
+    return this.link.deferred;
+  }
 }
 
 /** Copies the history and runs the history processor on the copy (spec §4.1 steps 1–2). Internal. */
 export async function processHistory(
   processor: HistoryProcessor | undefined,
   history: readonly Message[],
-  signal: AbortSignal,
+  run: SignalSource,
 ): Promise<Message[]> {
   if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
   if (history.length === 0 && processor === undefined) return [];
@@ -90,7 +130,7 @@ export async function processHistory(
   );
   if (processor === undefined) return copy;
   try {
-    const processed = await processor(copy, { signal });
+    const processed = await processor(copy, withLazySignal({}, run));
     if (processed === undefined || processed === null) return [];
     if (!isArrayValue(processed))
       throw new TypeError('it returned something other than an array of messages');
@@ -112,10 +152,11 @@ export async function buildMessages<Deps>(
   parts: readonly Part[],
   appendPrompt: boolean,
 ): Promise<Message[]> {
-  const ctx: RunContext<Deps> = { deps: run.deps, signal: run.signal };
   // Static text needs no resolution (the common case; saves a promise per run).
   const text =
-    typeof instructions === 'string' ? instructions : await resolveInstructions(instructions, ctx);
+    typeof instructions === 'string'
+      ? instructions
+      : await resolveInstructions(instructions, instructionsContext(run));
   const messages: Message[] = [];
   if (text !== '') messages.push({ role: 'system', content: text });
   for (const message of repairHistory(history))
@@ -126,6 +167,11 @@ export async function buildMessages<Deps>(
     messages.push(user);
   }
   return messages;
+}
+
+/** What instructions functions receive; the run's signal is read (or created) when they read it. */
+function instructionsContext<Deps>(run: RunSettings<Deps>): RunContext<Deps> {
+  return withLazySignal({ deps: run.deps }, run);
 }
 
 /** The store a run uses: its own, else the agent's; `conversation`/`runId` without one is an input error. Internal. */

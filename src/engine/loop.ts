@@ -27,8 +27,7 @@ export async function runLoop<Deps>(
 ): Promise<LoopEnd> {
   const corrections = new Map<string, number>();
   for (let turn = 0; ; turn++) {
-    const { signal } = state.run;
-    if (signal.aborted) throw state.fail('model', cancellationError(signal));
+    if (state.run.aborted) throw state.fail('model', cancellationError(state.run.signal));
     if (turn >= config.maxIterations)
       throw state.fail('loop', new TurnLimitError(config.maxIterations));
     const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };

@@ -14,6 +14,8 @@ import { normaliseResponse } from './response';
 import { planRetry } from './retry';
 import { StreamCallIds } from './stream-call-ids';
 import { RetryAfterTooLongError } from './retry-after-error';
+import { withLazySignal } from './lazy-signal';
+import type { SignalSource } from './run-signal';
 import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-deadline';
 
 /**
@@ -30,7 +32,7 @@ export async function modelTurn<Deps>(
   turn: number,
   request: ModelRequest,
 ): Promise<ModelResponse> {
-  const { signal, onDelta } = state.run;
+  const { onDelta } = state.run;
   const attempts = onDelta === undefined ? config.maxAttempts : 1;
   const modelName = config.model.name;
   for (let attempt = 1; ; attempt++) {
@@ -42,14 +44,14 @@ export async function modelTurn<Deps>(
     const options = callOptions(config, state, turn, attempt, answering);
     let response: ModelResponse;
     const deadline = startTurnDeadline(
-      signal,
+      state.run,
       state.run.turnTimeout,
       () => new TurnTimeoutError(config.model.name, state.run.turnTimeout, turn, attempt),
     );
     try {
       const call = (): Promise<unknown> =>
         onDelta === undefined
-          ? config.model.generate(request, withSignal(options, deadline.signal))
+          ? config.model.generate(request, withSignal(options, deadline))
           : streamTurn(config, state, request, onDelta, deadline, options);
       const raw: unknown = await traced(state.run.trace, { kind: 'model', turn, attempt }, call);
       // A model that ignored its signal and answered late still timed out (as tools do).
@@ -59,7 +61,7 @@ export async function modelTurn<Deps>(
     } catch (caught) {
       deadline.release(); // before any retry wait
       const error = deadline.expired() ?? caught;
-      const cause = signal.aborted ? cancellationError(signal) : error;
+      const cause = state.run.aborted ? cancellationError(state.run.signal) : error;
       if (state.observed)
         state.emit({
           kind: 'model_end',
@@ -69,7 +71,7 @@ export async function modelTurn<Deps>(
           error: cause,
           model: modelName,
         });
-      if (signal.aborted) throw cause;
+      if (state.run.aborted) throw cause;
       if (attempt >= attempts || !isRetryable(error))
         throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
       const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
@@ -80,7 +82,7 @@ export async function modelTurn<Deps>(
           attempts: attempt,
           cause: error,
         });
-      await config.sleep(plan.wait, signal);
+      await config.sleep(plan.wait, state.run.signal);
       continue;
     } finally {
       deadline.release();
@@ -123,7 +125,7 @@ async function streamTurn<Deps>(
         }
         return onDelta(delta);
       },
-      withSignal(options, deadline.signal),
+      withSignal(options, deadline),
     );
     const late = deadline.expired();
     if (late !== undefined) throw late;
@@ -134,7 +136,11 @@ async function streamTurn<Deps>(
   }
 }
 
-/** The call options: the attempt's signal, plus `options` when the run needs more. */
-function withSignal(options: GenerateOptions | undefined, signal: AbortSignal): GenerateOptions {
-  return options === undefined ? { signal } : { ...options, signal };
+/**
+ * The call options: the attempt's signal, plus `options` when the run needs more. `signal` is an
+ * own enumerable accessor (it survives a spread): a run that nothing can abort creates its signal
+ * only when the model reads it.
+ */
+function withSignal(options: GenerateOptions | undefined, source: SignalSource): GenerateOptions {
+  return withLazySignal({ ...options }, source);
 }

@@ -12,33 +12,38 @@ const NO_CALLS: readonly ToolCall[] = [];
  * message that requested it. Returns `history` itself when nothing needed repair. Idempotent.
  */
 export function repairHistory(history: readonly Message[]): Message[] {
-  const pending = new Map<string, { owner: number; call: ToolCall }>();
+  /** The message index of every call awaiting its result, by call id. */
+  const pending = new Map<string, number>();
   /** Calls whose id a later assistant message reused before they were answered. */
-  const displaced: { owner: number; call: ToolCall }[] = [];
+  let displaced: { owner: number; call: ToolCall }[] | undefined;
   /** Indexes of the tool results to drop; allocated on the first one (most histories have none). */
   let drop: Set<number> | undefined;
-  // An index loop and no per-message allocation: every run repairs its whole history.
+  // An index loop and no per-message or per-call allocation: every run repairs its whole history.
   for (let index = 0; index < history.length; index++) {
     const message = history[index] as Message;
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? NO_CALLS) {
-        if (call.id === '') continue;
-        const earlier = pending.get(call.id);
-        if (earlier?.owner === index) continue; // a repeated id within one message is one call
-        if (earlier !== undefined) displaced.push(earlier);
-        pending.set(call.id, { owner: index, call });
+    const role = message.role;
+    if (role === 'assistant') {
+      const calls = message.toolCalls ?? NO_CALLS;
+      for (let c = 0; c < calls.length; c++) {
+        const id = (calls[c] as ToolCall).id;
+        if (id === '') continue;
+        const earlier = pending.get(id);
+        if (earlier === index) continue; // a repeated id within one message is one call
+        if (earlier !== undefined)
+          (displaced ??= []).push({ owner: earlier, call: callWithId(history, earlier, id) });
+        pending.set(id, index);
       }
-    } else if (message.role === 'tool') {
+    } else if (role === 'tool') {
       const id = message.toolCallId ?? '';
-      const entry = id === '' ? undefined : pending.get(id);
-      if (entry === undefined) (drop ??= new Set()).add(index);
-      else pending.delete(id);
+      if (id === '' || !pending.delete(id)) (drop ??= new Set()).add(index);
     }
   }
-  if (drop === undefined && displaced.length === 0 && pending.size === 0)
+  if (drop === undefined && displaced === undefined && pending.size === 0)
     return history as Message[];
   const unanswered = new Map<number, ToolCall[]>();
-  for (const { owner, call } of [...displaced, ...pending.values()]) {
+  const open = [...(displaced ?? [])];
+  for (const [id, owner] of pending) open.push({ owner, call: callWithId(history, owner, id) });
+  for (const { owner, call } of open) {
     const list = unanswered.get(owner) ?? [];
     list.push(call);
     unanswered.set(owner, list);
@@ -60,6 +65,11 @@ export function repairHistory(history: readonly Message[]): Message[] {
       });
   }
   return repaired;
+}
+
+/** The first call with `id` in message `owner` (the one a repeated id within it stands for). */
+function callWithId(history: readonly Message[], owner: number, id: string): ToolCall {
+  return (history[owner]?.toolCalls ?? NO_CALLS).find((c) => c.id === id) as ToolCall;
 }
 
 /**

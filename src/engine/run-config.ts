@@ -54,7 +54,14 @@ export interface EngineConfig<Deps> {
 /** Per-run settings derived from the agent and the run options. Internal. */
 export interface RunSettings<Deps> {
   readonly deps: Deps;
+  /**
+   * The run's signal. A run with neither a caller's signal nor a deadline creates it on first
+   * read (see `linkRunSignal`): the engine checks {@link RunSettings.aborted} instead, and hands
+   * the signal out through lazy `signal` properties (call options, tool and decoder contexts).
+   */
   readonly signal: AbortSignal;
+  /** Whether the run is aborted, read without creating its signal. */
+  readonly aborted: boolean;
   readonly observers: readonly RunObserver[];
   readonly settings: ModelSettings | undefined;
   /** Set for streaming runs. */

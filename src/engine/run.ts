@@ -1,15 +1,16 @@
 import type { ModelResponse } from '../model/response';
 import type { ToolCall } from '../model/message';
-import type { OutputDecoder } from '../output/decoder';
+import type { DecodeContext, OutputDecoder } from '../output/decoder';
 import { AttemptsExhaustedError } from './errors';
 import { checkOutput } from './guardrail-checks';
 import { atGuardrailStage, openInputGate } from './guardrail-input';
 import type { LoopEnd } from './loop';
 import { runLoop } from './loop';
 import type { Result } from './result';
-import type { EngineConfig } from './run-config';
+import type { EngineConfig, RunSettings } from './run-config';
 import type { RunState } from './run-state';
 import { zeroCost } from './run-state';
+import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
 
@@ -55,7 +56,7 @@ async function decodeRounds<Deps, Output>(
     const response: ModelResponse = end.response;
     let output: Output;
     try {
-      output = await decoder(response, { signal: state.run.signal, deps: state.run.deps });
+      output = await decoder(response, decodeContext(state.run));
       if (config.guardrails?.output !== undefined)
         output = (await checkOutput(config.guardrails, state, output)) as Output;
     } catch (error) {
@@ -85,6 +86,11 @@ async function decodeRounds<Deps, Output>(
   }
 }
 
+/** What the decoder receives; the run's signal is read (or created) only if the decoder reads it. */
+function decodeContext<Deps>(run: RunSettings<Deps>): DecodeContext {
+  return withLazySignal({ deps: run.deps }, run);
+}
+
 /** Records the result on the run's trace (when traced) and returns it. */
 function succeed<Deps, R extends Result<unknown>>(state: RunState<Deps>, result: R): R {
   state.run.trace?.record({ ok: true, result });
@@ -102,9 +108,14 @@ function rejection(outputCall: ToolCall | undefined, reason: string) {
       };
 }
 
+/**
+ * The result's evidence. The run ends here, so its messages array is handed over, not copied
+ * (O(history) per run otherwise): nothing appends to it afterwards. Guardrails saw the live array
+ * (`ctx.messages`) and may have kept it, so with guardrails the result gets its own copy.
+ */
 function evidence<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>) {
   const evidence: Omit<Result<unknown>, 'output' | 'pending'> = {
-    messages: [...state.messages],
+    messages: config.guardrails === undefined ? state.messages : [...state.messages],
     usage: { ...state.usage },
     requests: state.requests,
     toolCalls: state.toolCalls,

@@ -190,7 +190,7 @@ async function executeGroups<Deps>(
       tool,
       call,
       deps: state.run.deps,
-      runSignal: state.run.signal,
+      run: state.run,
       timeout: effectiveTimeout(config, tool),
       approved: false,
       retry: corrections.get(call.name) ?? 0,
@@ -206,7 +206,7 @@ async function executeGroups<Deps>(
     if (group.length === 1) {
       const index = group[0] as number;
       const call = calls[index] as ToolCall;
-      if (state.run.signal.aborted) {
+      if (state.run.aborted) {
         outcomes[index] = await execute(index);
         return outcomes;
       }

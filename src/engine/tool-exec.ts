@@ -8,6 +8,8 @@ import { requireApproval } from '../tool/errors';
 import type { Tool } from '../tool/tool';
 import type { ToolGuard } from './guardrail-checks';
 import { executeGuarded, toolText } from './guarded-execute';
+import { withLazySignal } from './lazy-signal';
+import type { RunCancellation, SignalSource } from './run-signal';
 
 /** How one execution ended. Internal. */
 export type ToolOutcome =
@@ -18,7 +20,8 @@ export interface ExecutionInput<Deps> {
   tool: Tool<Deps>;
   call: ToolCall;
   deps: Deps;
-  runSignal: AbortSignal;
+  /** The run's cancellation (its settings): checked without creating the run's signal. */
+  run: RunCancellation;
   /** Effective timeout in ms; <= 0 means none. */
   timeout: number;
   approved: boolean;
@@ -35,16 +38,17 @@ export interface ExecutionInput<Deps> {
  * run wins, then a passed deadline (even over a late success), then the tool's own outcome.
  */
 export function executeTool<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
-  const { runSignal } = input;
-  if (runSignal.aborted)
-    return Promise.resolve({ ok: false, error: cancellationError(runSignal), cancelled: true });
+  const { run } = input;
+  if (run.aborted)
+    return Promise.resolve({ ok: false, error: cancellationError(run.signal), cancelled: true });
   // Not itself async: the deadline-free path's promise is returned as it is (no extra layer).
   return input.timeout <= 0 ? executeWithoutDeadline(input) : executeWithDeadline(input);
 }
 
 /** The tool under its deadline: a child controller aborted by the run or by the timer. */
 async function executeWithDeadline<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
-  const { tool, runSignal, timeout } = input;
+  const { tool, timeout } = input;
+  const runSignal = input.run.signal;
   const controller = new AbortController();
   const onRunAbort = (): void => {
     controller.abort(runSignal.reason);
@@ -59,7 +63,7 @@ async function executeWithDeadline<Deps>(input: ExecutionInput<Deps>): Promise<T
   }, Math.ceil(timeout));
   let outcome: ToolOutcome;
   try {
-    outcome = { ok: true, text: await invoke(input, controller.signal) };
+    outcome = { ok: true, text: await invoke(input, controller) };
   } catch (error) {
     outcome = { ok: false, error, cancelled: false };
   } finally {
@@ -75,18 +79,18 @@ async function executeWithDeadline<Deps>(input: ExecutionInput<Deps>): Promise<T
 
 /**
  * Without a deadline the tool sees the run's own signal: no controller, listener or timer per
- * call (the hot path of most runs). A run aborted meanwhile still wins over the tool's outcome.
+ * call (the hot path of most runs), and a run that nothing can abort creates its signal only if
+ * the tool reads `ctx.signal`. A run aborted meanwhile still wins over the tool's outcome.
  */
 async function executeWithoutDeadline<Deps>(input: ExecutionInput<Deps>): Promise<ToolOutcome> {
-  const { runSignal } = input;
+  const { run } = input;
   let outcome: ToolOutcome;
   try {
-    outcome = { ok: true, text: await invoke(input, runSignal) };
+    outcome = { ok: true, text: await invoke(input, run) };
   } catch (error) {
     outcome = { ok: false, error, cancelled: false };
   }
-  if (isAborted(runSignal))
-    return { ok: false, error: cancellationError(runSignal), cancelled: true };
+  if (run.aborted) return { ok: false, error: cancellationError(run.signal), cancelled: true };
   return outcome;
 }
 
@@ -95,7 +99,8 @@ function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
-async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): Promise<string> {
+/** Runs the tool; `ctx.signal` is read through from `source` (the run, or the call's deadline). */
+async function invoke<Deps>(input: ExecutionInput<Deps>, source: SignalSource): Promise<string> {
   const { tool, call } = input;
   let args: unknown;
   try {
@@ -106,9 +111,8 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
       { cause },
     );
   }
-  const ctx: ToolContext<Deps> = {
+  const fields = {
     deps: input.deps,
-    signal,
     callId: call.id,
     toolName: call.name,
     rawArgs: call.args,
@@ -116,10 +120,11 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, signal: AbortSignal): P
     retry: input.retry,
     ...(input.report !== undefined && { report: input.report }),
   };
+  const ctx: ToolContext<Deps> = withLazySignal(fields, source);
   if (!input.approved && tool.approval !== undefined && tool.approval !== false) {
     const needed = tool.approval === true ? true : await tool.approval(args, ctx);
     if (needed) throw requireApproval();
   }
-  if (input.guard !== undefined) return executeGuarded(tool, input.guard, args, ctx, signal);
+  if (input.guard !== undefined) return executeGuarded(tool, input.guard, args, ctx, source.signal);
   return toolText(tool, await tool.execute(args, ctx));
 }

@@ -1,4 +1,5 @@
 import { GolemError, hasKind } from '../model/error-base';
+import type { SignalSource } from './run-signal';
 
 /**
  * One model call (a provider attempt, including its whole stream) outlived the turn deadline
@@ -33,8 +34,11 @@ export class TurnTimeoutError extends GolemError {
 }
 
 /** The signal of one model call and what ends it. Internal. */
-export interface TurnDeadline {
-  /** The run's signal, or a child of it that also aborts when the turn deadline passes. */
+export interface TurnDeadline extends SignalSource {
+  /**
+   * The run's signal (read through, so a run nothing can abort creates it only when the call
+   * reads it), or a child of it that also aborts when the turn deadline passes.
+   */
   readonly signal: AbortSignal;
   /** The timeout error once the deadline has passed, else `undefined`. */
   readonly expired: () => TurnTimeoutError | undefined;
@@ -44,17 +48,34 @@ export interface TurnDeadline {
 
 const NOTHING = (): undefined => undefined;
 
+/** A call without a turn deadline: the run's own signal, read through (created only if read). */
+class RunSignalThrough implements TurnDeadline {
+  readonly expired = NOTHING;
+  readonly release = NOTHING;
+
+  constructor(private readonly source: SignalSource) {}
+
+  get signal(): AbortSignal {
+    return this.source.signal;
+  }
+
+  get deferred(): boolean | undefined {
+    return this.source.deferred;
+  }
+}
+
 /**
  * Starts the deadline of one model call. `timeout <= 0` means none: the call gets the run's own
- * signal and nothing is allocated. Otherwise a child controller aborts on the run's abort (with
- * its reason) or, after `timeout` ms, with `error()`.
+ * signal (read through from `source`) and no controller or timer is made. Otherwise a child
+ * controller aborts on the run's abort (with its reason) or, after `timeout` ms, with `error()`.
  */
 export function startTurnDeadline(
-  run: AbortSignal,
+  source: SignalSource,
   timeout: number,
   error: () => TurnTimeoutError,
 ): TurnDeadline {
-  if (!(timeout > 0)) return { signal: run, expired: NOTHING, release: NOTHING };
+  if (!(timeout > 0)) return new RunSignalThrough(source);
+  const run = source.signal;
   const controller = new AbortController();
   const onRunAbort = (): void => {
     controller.abort(run.reason);

@@ -32,35 +32,41 @@ export function validateHistory(history: readonly Message[]): void {
 function validateMessage(message: Message, i: number): void {
   if (typeof message !== 'object' || (message as unknown) === null)
     throw new RunInputError(`${at(i)}: must be an object`);
-  if (!ROLES.includes(message.role)) {
+  // Each field read once, in the order the checks need them (every run validates its history).
+  const role: unknown = message.role;
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system') {
     throw new RunInputError(
-      `${at(i)}: role must be one of ${ROLES.join(', ')}, got ${showValue(message.role)}`,
+      `${at(i)}: role must be one of ${ROLES.join(', ')}, got ${showValue(role)}`,
     );
   }
-  if (message.content !== undefined && typeof (message.content as unknown) !== 'string')
+  const content = message.content;
+  if (content !== undefined && typeof (content as unknown) !== 'string')
     throw new RunInputError(`${at(i)}: content must be a string`);
-  if (message.parts !== undefined) {
-    const parts = message.parts ?? [];
-    if (parts.length > 0 && message.role !== 'user')
+  const parts = message.parts as Part[] | null | undefined;
+  if (parts !== undefined) {
+    const list = parts ?? [];
+    if (list.length > 0 && role !== 'user')
       throw new RunInputError(`${at(i)}: parts are only supported on user messages`);
-    for (const [j, part] of parts.entries()) {
+    for (const [j, part] of list.entries()) {
       const problem = partProblem(part);
       if (problem !== undefined) throw new RunInputError(`${at(i)} part ${j}: ${problem}`);
     }
   }
-  if (message.thinking !== undefined) {
-    const thinking = message.thinking ?? [];
-    if (thinking.length > 0 && message.role !== 'assistant') {
+  const thinking = message.thinking as Message['thinking'] | null;
+  if (thinking !== undefined) {
+    const list = thinking ?? [];
+    if (list.length > 0 && role !== 'assistant') {
       throw new RunInputError(`${at(i)}: thinking is only supported on assistant messages`);
     }
-    for (const [j, block] of thinking.entries()) {
+    for (const [j, block] of list.entries()) {
       const problem = thinkingProblem(block);
       if (problem !== undefined)
         throw new RunInputError(`${at(i)} thinking block ${j}: ${problem}`);
     }
   }
-  if (message.toolCalls === undefined) return;
-  for (const [j, call] of (message.toolCalls ?? []).entries()) {
+  const toolCalls = message.toolCalls as Message['toolCalls'] | null;
+  if (toolCalls === undefined) return;
+  for (const [j, call] of (toolCalls ?? []).entries()) {
     const { id, name, args } = call as unknown as Partial<Record<string, unknown>>;
     if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') {
       throw new RunInputError(`${at(i)}: toolCalls[${j}] needs string id, name and args`);

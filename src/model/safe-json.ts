@@ -31,7 +31,8 @@ export function parseUntrustedJson(text: string, limits: JsonLimits = {}): unkno
   const maxDepth = limits.maxDepth ?? 256;
   if (text.length > maxLength)
     throw new UnsafeJsonError(`JSON text is ${text.length} characters; the limit is ${maxLength}`);
-  const depth = nestingDepth(text);
+  // A text no longer than the limit cannot nest deeper than it (each level takes a character).
+  const depth = text.length <= maxDepth ? 0 : nestingDepth(text);
   if (depth > maxDepth)
     throw new UnsafeJsonError(`JSON nesting depth ${depth} exceeds the limit of ${maxDepth}`);
   let parsed: unknown;
@@ -40,8 +41,17 @@ export function parseUntrustedJson(text: string, limits: JsonLimits = {}): unkno
   } catch (cause) {
     throw new UnsafeJsonError(`not valid JSON: ${(cause as Error).message}`, { cause });
   }
-  assertNoForbiddenKeys(parsed);
+  if (mayHoldForbiddenKey(text)) assertNoForbiddenKeys(parsed);
   return parsed;
+}
+
+/**
+ * Whether a key of `text` could be one of {@link FORBIDDEN_KEYS}: only if the text spells one
+ * (`proto` covers `__proto__` and `prototype`) or has a `\u` escape, the one JSON escape that can
+ * produce a letter or `_`. Most argument texts do neither, and skip the walk of the parsed value.
+ */
+function mayHoldForbiddenKey(text: string): boolean {
+  return text.includes('proto') || text.includes('constructor') || text.includes('\\u');
 }
 
 /** Maximum bracket nesting of a JSON text, ignoring brackets inside strings. */

@@ -1,7 +1,7 @@
 import { describeError } from '../model/error-base';
 import { ModelRetry } from '../model/errors';
 import { parseUntrustedJson } from '../model/safe-json';
-import { validateWithSchema } from '../tool/standard-issues';
+import { validateNow } from '../tool/standard-issues';
 import { isStandardSchema, StandardSchemaError } from '../tool/standard-schema';
 import type { StandardSchemaV1 } from '../tool/standard-schema';
 import type { OutputDecoder } from './decoder';
@@ -27,7 +27,7 @@ export function decodeJSON<O>(
 ): OutputDecoder<O> {
   // Checked before "is it a function": arktype's schemas are callable too.
   const check: OutputValidator<O> | undefined = isStandardSchema(validate)
-    ? (value) => validateWithSchema(validate, value)
+    ? (value) => validateNow(validate, value)
     : validate;
   return async (response) => {
     const content = response.message.content ?? '';

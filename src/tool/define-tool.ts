@@ -8,7 +8,7 @@ import { ModelRetry } from '../model/errors';
 import { safeGet } from '../model/safe-inspect';
 import { timeoutProblem } from '../model/timeouts';
 import { jsonSchemaOf } from './standard-json-schema';
-import { validateWithSchema } from './standard-issues';
+import { validateNow } from './standard-issues';
 import { isStandardSchema, StandardSchemaError, type StandardSchemaV1 } from './standard-schema';
 import { renderToolResult } from './tool-result';
 import { registerToolValidation } from './validation';
@@ -131,7 +131,11 @@ export function defineTool<Deps = unknown, Args = unknown>(
     rendered(name, execute(args, ctx));
   const toolExecute: Tool<Deps>['execute'] =
     argsSchema !== undefined
-      ? (args, ctx) => checkArgs(name, argsSchema, args).then((valid) => run(valid, ctx))
+      ? (args, ctx) => {
+          // No promise per call when the schema validates synchronously (the common case).
+          const valid = checkArgs(name, argsSchema, args);
+          return valid instanceof Promise ? valid.then((v) => run(v, ctx)) : run(valid, ctx);
+        }
       : parse === undefined
         ? (args, ctx) => run(args as Args, ctx)
         : (args, ctx) => run(parseArgs(name, parse, args), ctx);
@@ -192,20 +196,31 @@ function derivedSchema(name: string, args: StandardSchemaV1): JsonSchema {
 }
 
 /**
- * Validates with the `args` schema: issues are a `ModelRetry` (from {@link validateWithSchema}); a
- * throw inside the schema is wrapped in one like a `parse` failure; a broken contract propagates.
+ * Validates with the `args` schema: issues are a `ModelRetry` (from {@link validateNow}); a throw
+ * inside the schema is wrapped in one like a `parse` failure; a broken contract propagates.
+ * Synchronous when the schema is; a promise when it validates asynchronously.
  */
-async function checkArgs<Args>(
+function checkArgs<Args>(
   name: string,
   schema: StandardSchemaV1<unknown, Args>,
   args: unknown,
-): Promise<Args> {
+): Args | Promise<Args> {
   try {
-    return await validateWithSchema(schema, args);
+    const valid = validateNow(schema, args);
+    return valid instanceof Promise
+      ? valid.catch((cause: unknown) => {
+          throw argsFailure(name, cause);
+        })
+      : valid;
   } catch (cause) {
-    if (ModelRetry.is(cause) || StandardSchemaError.is(cause)) throw cause;
-    throw new ModelRetry(`invalid arguments for ${name}: ${describeError(cause)}`, { cause });
+    throw argsFailure(name, cause);
   }
+}
+
+/** What a failed `args` validation throws: its `ModelRetry` (or broken contract), else one. */
+function argsFailure(name: string, cause: unknown): unknown {
+  if (ModelRetry.is(cause) || StandardSchemaError.is(cause)) return cause;
+  return new ModelRetry(`invalid arguments for ${name}: ${describeError(cause)}`, { cause });
 }
 
 /** A return value as the tool message's text; a promise stays a promise, a plain value does not. */

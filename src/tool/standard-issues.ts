@@ -19,7 +19,27 @@ export async function validateWithSchema<O>(
   schema: StandardSchemaV1<unknown, O>,
   value: unknown,
 ): Promise<O> {
-  const result: unknown = await schema['~standard'].validate(value);
+  return validated(schema, await schema['~standard'].validate(value));
+}
+
+/**
+ * {@link validateWithSchema} without a promise when the schema validates synchronously (zod
+ * without async refinements, valibot, arktype): the value, or a synchronous throw; a schema that
+ * returns a promise gives a promise. Internal (the engine's tool and output paths).
+ */
+export function validateNow<O>(
+  schema: StandardSchemaV1<unknown, O>,
+  value: unknown,
+): O | Promise<O> {
+  const result: unknown = schema['~standard'].validate(value);
+  // As `await` would: any thenable is awaited (reading a throwing `then` throws here).
+  if (isObjectLike(result) && typeof (result as { then?: unknown }).then === 'function')
+    return Promise.resolve(result).then((r: unknown) => validated(schema, r));
+  return validated(schema, result);
+}
+
+/** A Standard Schema's validation result as the typed value, or the `ModelRetry` of its issues. */
+function validated<O>(schema: StandardSchemaV1<unknown, O>, result: unknown): O {
   if (!isObjectLike(result)) {
     throw new StandardSchemaError(
       vendorOf(schema),
