@@ -16,30 +16,22 @@ import { buildMessages, durableConfig, processHistory, requireStore } from './ag
 import { requireStreaming } from './agent-start';
 import { runSettings, storeFor } from './agent-start';
 import type { DurableHost } from './durable/durable-run';
-import { continueStored, resumeStored, runStored } from './durable/durable-run';
 import type { RunStore } from './durable/port';
 import type { AgentToolOptions } from './agent-tool';
 import { agentTool } from './agent-tool';
 import type { DeferredResults } from './engine/deferred-types';
-import {
-  checkApprovedTools,
-  matchResolutions,
-  resolveCalls,
-  spliceResolutions,
-} from './engine/resume';
 import type { Tool } from './tool/tool';
 import { resolveConfig } from './agent-validate';
 import { traceStarter } from './agent-observability';
 import type { RunStream } from './agent-stream';
-import { partialSource, startRunStream } from './agent-stream';
-import { resumeAsStream } from './agent-resume-stream';
+import { continueStored, executeRun, resumeStored, runStored } from './agent-lazy';
+import { resumeCalls, resumeStreaming, runStreams } from './agent-lazy';
 import { RunInputError } from './engine/errors';
 import type { SettingsDefaults } from './agent-start';
 import type { HistoryProcessor } from './engine/history-processor';
 import type { Instructions } from './engine/instructions';
 import { unansweredCalls } from './engine/repair';
 import type { Result, RunResult } from './engine/result';
-import { executeRun } from './engine/run';
 import type { EngineConfig } from './engine/run-config';
 import { RunState } from './engine/run-state';
 import { validateHistory, validatePromptParts } from './engine/validate-input';
@@ -119,6 +111,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     ...[options]: OptionsArg<Deps, StreamOptions<Deps>>
   ): RunStream<Output, Pausable> {
+    const { partialSource, startRunStream } = runStreams();
     return startRunStream<StreamOptions<Deps>, Output, Pausable>(
       (options ?? {}) as StreamOptions<Deps>,
       partialSource(this.engine),
@@ -176,7 +169,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     results: DeferredResults,
     ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
   ): RunStream<Output, Pausable> {
-    return resumeAsStream(this, partialSource(this.engine), history, results, options);
+    const source = runStreams().partialSource(this.engine);
+    return resumeStreaming().resumeAsStream(this, source, history, results, options);
   }
 
   /**
@@ -209,6 +203,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       stored,
     );
     try {
+      const { checkApprovedTools, matchResolutions, resolveCalls, spliceResolutions } =
+        await resumeCalls();
       const resolutions = matchResolutions(unansweredCalls(processed), results);
       checkApprovedTools(this.engine, resolutions);
       const state = new RunState(run, [...processed]);
@@ -286,7 +282,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     try {
       const history = options.history ?? [];
       const processor = processed ? undefined : this.historyProcessor;
-      const copied = await processHistory(processor, history, run.signal);
+      const copied = await processHistory(processor, history, run);
       const parts: readonly Part[] = options.parts ?? [];
       if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
       validatePromptParts(parts);

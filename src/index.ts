@@ -4,71 +4,18 @@
  * test doubles in `golem/testing`.
  * @packageDocumentation
  */
-export { Agent } from './agent';
-export type { RunStream } from './agent';
-export type { AgentToolOptions } from './agent-tool';
-export { DelegationError } from './agent-tool';
-export type {
-  AgentConfig,
-  RunOptions,
-  RunOptionsBase,
-  StreamOptions,
-  ResumeOptions,
-  ContinueOptions,
-} from './agent-config';
+// Each value is re-exported from the module that defines it (not through the model/, tool/,
+// output/, engine/ and durable/ barrels) and the types come from ./public-types, so importing
+// golem reads only the modules that hold its public values and what building an agent needs; the
+// run loop, streaming, stored runs and deferred resumes load on first use (agent-lazy.ts).
+// test/src/lazy-subsystems.test.ts keeps it so.
+export type * from './public-types';
 
-export type {
-  Role,
-  Message,
-  ToolCall,
-  Part,
-  PartKind,
-  DocumentOptions,
-  PartLocation,
-  HostedTool,
-  HostedToolType,
-  HostedToolProviderOptions,
-  WebSearchTool,
-  FileSearchTool,
-  CodeInterpreterTool,
-  SearchLocation,
-  HostedToolCall,
-  Citation,
-  ThinkingBlock,
-  Usage,
-  UsageDetail,
-  CacheSettings,
-  ResolvedCache,
-  BreakpointPlan,
-  ModelPrice,
-  Cost,
-  PriceLookup,
-  PriceTable,
-  PriceTableOptions,
-  ModelRef,
-  FallbackTransition,
-  JsonValue,
-  JsonObject,
-  JsonSchema,
-  ToolSpec,
-  ModelSettings,
-  ThinkingSettings,
-  ModelRequest,
-  ModelResponse,
-  Delta,
-  ToolCallDelta,
-  ThinkingDelta,
-  Model,
-  StreamingModel,
-  GenerateOptions,
-  DeltaHandler,
-  ModelHTTPErrorInit,
-  JsonLimits,
-  JsonPathSegment,
-  RawJsonOptions,
-  FallbackOptions,
-  PeerLoader,
-} from './model/index';
+// The agent.
+export { Agent } from './agent';
+export { DelegationError } from './agent-tool';
+
+// Messages, parts, models, usage and model errors.
 export {
   ROLES,
   systemMessage,
@@ -76,6 +23,8 @@ export {
   assistantMessage,
   toolResultMessage,
   cloneMessage,
+} from './model/message';
+export {
   imageUrl,
   imageData,
   documentData,
@@ -84,200 +33,95 @@ export {
   audioData,
   audioUrl,
   partProblem,
+} from './model/part';
+export {
   DOCUMENT_MEDIA_TYPES,
   AUDIO_MEDIA_TYPES,
   MAX_PART_BYTES,
   mediaEssence,
+} from './model/part-media';
+export {
   UnsupportedPartError,
   UnsupportedHostedToolError,
   describePart,
+} from './model/unsupported';
+export {
   webSearchTool,
   fileSearchTool,
   codeInterpreterTool,
   hostedToolProblem,
-  thinkingText,
-  signedThinking,
-  redactedThinking,
-  thinkingProblem,
-  emptyUsage,
-  addUsage,
-  usageOf,
-  USAGE_DETAILS,
-  priceTable,
-  costOf,
-  addCost,
-  PriceTableError,
-  modelRef,
-  MAX_CACHE_BREAKPOINTS,
-  resolveCache,
-  planBreakpoints,
-  checkPrice,
-  isStreamingModel,
-  GolemError,
-  MissingPeerError,
-  checkPeers,
-  describeError,
-  errorChain,
-  findError,
+} from './model/hosted-tool';
+export { thinkingText, signedThinking, redactedThinking, thinkingProblem } from './model/thinking';
+export { emptyUsage, addUsage, usageOf, USAGE_DETAILS } from './model/usage';
+export { priceTable, costOf, addCost, PriceTableError, checkPrice } from './model/cost';
+export { modelRef } from './model/model-name';
+export { MAX_CACHE_BREAKPOINTS, resolveCache, planBreakpoints } from './model/cache';
+export { isStreamingModel } from './model/model';
+export { GolemError, describeError, showValue } from './model/error-base';
+export { MissingPeerError, checkPeers } from './model/missing-peer';
+export { errorChain, findError } from './model/error-chain';
+export {
   CancelledError,
   DeadlineExceededError,
   isCancellation,
   isDeadlineExceeded,
   cancellationError,
   throwIfCancelled,
+} from './model/cancellation';
+export {
   ModelRetry,
   ModelHTTPError,
   ModelResponseError,
   isRetryable,
   isRetryableStatus,
   retryAfterOf,
-  UnsafeJsonError,
-  parseUntrustedJson,
-  isValidJson,
-  isArrayValue,
-  isRecord,
-  showValue,
-  HistoryFormatError,
+} from './model/errors';
+export { UnsafeJsonError, parseUntrustedJson, isValidJson } from './model/safe-json';
+export { isArrayValue, isRecord } from './model/guards';
+export { HistoryFormatError } from './model/history-error';
+export {
   encodeMessages,
   encodeMessage,
   decodeMessages,
   parseHistory,
   ARGS_MAX_DEPTH,
   HISTORY_DEFAULT_LIMITS,
-  RawJson,
-  JsonParseError,
-  parseJsonWithRaw,
-  compactJson,
-  FallbackModel,
-  FallbackExhaustedError,
-  FallbackConfigError,
+} from './model/codec';
+export { RawJson, JsonParseError, parseJsonWithRaw, compactJson } from './model/raw-json';
+export { FallbackModel, FallbackExhaustedError, FallbackConfigError } from './model/fallback';
+export {
   ModelTransportError,
   StreamInterruptedError,
   ModelProtocolError,
   ModelRedirectError,
   ResponseTooLargeError,
   ModelConfigError,
-  MAX_TIMEOUT_MS,
-  timeoutProblem,
-} from './model/index';
+} from './model/provider-errors';
+export { MAX_TIMEOUT_MS, timeoutProblem } from './model/timeouts';
 
-export type {
-  Tool,
-  ApprovalPolicy,
-  ToolContext,
-  ToolUpdate,
-  ToolDefinition,
-  ToolDefinitionBase,
-  JsonSchemaToolDefinition,
-  SchemaToolDefinition,
-  DeferralKind,
-  StandardSchemaV1,
-  StandardSchemaProps,
-  StandardSchemaOptions,
-  StandardSchemaTypes,
-  StandardSchemaResult,
-  StandardSchemaIssue,
-  StandardSchemaPathSegment,
-  InferSchemaInput,
-  InferSchemaOutput,
-} from './tool/index';
+// Tools.
+export { toolSpec } from './tool/tool';
+export { defineTool } from './tool/define-tool';
 export {
-  toolSpec,
-  defineTool,
   ToolDefinitionError,
   ToolResultError,
-  renderToolResult,
   Deferred,
   requireApproval,
   deferExternal,
-  isStandardSchema,
-  StandardSchemaError,
-  jsonSchemaOf,
-  validateWithSchema,
-  issuesText,
-} from './tool/index';
+} from './tool/errors';
+export { renderToolResult } from './tool/tool-result';
+export { isStandardSchema, StandardSchemaError } from './tool/standard-schema';
+export { jsonSchemaOf } from './tool/standard-json-schema';
+export { validateWithSchema, issuesText } from './tool/standard-issues';
 
-export type {
-  OutputDecoder,
-  DecodeContext,
-  OutputValidator,
-  SchemaOutputOptions,
-  NativeSchemaOutput,
-  ToolSchemaOutput,
-  PartialJson,
-} from './output/index';
-export {
-  decodeText,
-  decodeJSON,
-  schemaOutput,
-  DEFAULT_OUTPUT_TOOL_NAME,
-  parsePartialJson,
-} from './output/index';
-export type {
-  DeepPartial,
-  GuardrailPhase,
-  GuardrailVerdict,
-  GuardrailResult,
-  GuardrailContext,
-  GuardrailInput,
-  GuardrailToolCall,
-  GuardrailCheck,
-  InputGuardrail,
-  OutputGuardrail,
-  ToolGuardrail,
-  Guardrails,
-} from './engine/index';
-export { verdict, GuardrailError } from './engine/index';
+// Output decoders.
+export { decodeText } from './output/decode-text';
+export { decodeJSON } from './output/decode-json';
+export { schemaOutput, DEFAULT_OUTPUT_TOOL_NAME } from './output/schema-output';
+export { parsePartialJson } from './output/partial-json';
 
-export type {
-  RunStage,
-  PartialEvidence,
-  UsageLimit,
-  UsageLimitKind,
-  UsageCounters,
-  RunEvent,
-  RunEventKind,
-  RunObserver,
-  HistoryProcessor,
-  HistoryProcessorContext,
-  RunContext,
-  Instructions,
-  InstructionsFunction,
-  Backoff,
-  Sleep,
-  RetryAfterTooLongInit,
-  OutputToolConfig,
-  Result,
-  CompletedResult,
-  PausedResult,
-  RunResult,
-  RunCost,
-  RunInstrumentation,
-  RunTrace,
-  RunStartInfo,
-  RunOutcome,
-  TraceScope,
-  PendingToolCall,
-  PendingToolCalls,
-  Approval,
-  DeferredResults,
-  RunStreamEvent,
-  RunStreamEventType,
-  TurnStartEvent,
-  TurnDiscardedEvent,
-  TextDeltaEvent,
-  ThinkingDeltaEvent,
-  ToolCallStartEvent,
-  ToolCallDeltaEvent,
-  ToolCallEndEvent,
-  TurnEndEvent,
-  ToolResultEvent,
-  ToolErrorEvent,
-  CorrectionEvent,
-  DeferredEvent,
-  FinishEvent,
-  RunErrorEvent,
-} from './engine/index';
+// Runs: errors, limits, history, retries, guardrails.
+export { verdict, GuardrailError } from './engine/guardrails';
 export {
   RUN_STAGES,
   RunError,
@@ -288,43 +132,23 @@ export {
   ConfigError,
   RunInputError,
   DeferralNotEnabledError,
-  UsageLimitError,
-  crossedLimit,
-  trimHistory,
+} from './engine/errors';
+export { UsageLimitError, crossedLimit } from './engine/usage-limit';
+export { trimHistory } from './engine/history-processor';
+export {
   repairHistory,
   unansweredCalls,
   historyFromPartial,
   INTERRUPTED_RESULT,
-  defaultBackoff,
-  timerSleep,
-  DEFAULT_MAX_RETRY_WAIT_MS,
-  RetryAfterTooLongError,
-  TurnTimeoutError,
-  StreamAbandonedError,
-} from './engine/index';
+} from './engine/repair';
+export { defaultBackoff, timerSleep, DEFAULT_MAX_RETRY_WAIT_MS } from './engine/retry';
+export { RetryAfterTooLongError } from './engine/retry-after-error';
+export { TurnTimeoutError } from './engine/turn-deadline';
+export { StreamAbandonedError } from './engine/delta-stream';
 
-export type {
-  RunStore,
-  StoreTransaction,
-  RunFilter,
-  MigrationReport,
-  RunStatus,
-  StoredRun,
-  StoredConversation,
-  RunRecord,
-  ConversationRecord,
-  StoreErrorReason,
-  StoreErrorInit,
-  StoreOptions,
-} from './durable/index';
-export {
-  RUN_STATUSES,
-  decodeRun,
-  decodeConversation,
-  StoreError,
-  DEFAULT_LEASE_MS,
-  loadRun,
-  loadConversation,
-  listRuns,
-  INTERRUPTED_CALL_REASON,
-} from './durable/index';
+// Durable runs: stored records, their errors and queries.
+export { RUN_STATUSES, decodeRun, decodeConversation } from './durable/records';
+export { StoreError } from './durable/store-error';
+export { DEFAULT_LEASE_MS } from './durable/store-options';
+export { loadRun, loadConversation, listRuns } from './durable/queries';
+export { INTERRUPTED_CALL_REASON } from './durable/interrupted-call';

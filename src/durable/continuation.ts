@@ -2,10 +2,7 @@ import { endsLoop } from '../engine/loop';
 import type { PendingToolCall } from '../engine/deferred-types';
 import type { EngineConfig } from '../engine/run-config';
 import type { Message, ToolCall } from '../model/message';
-
-/** The `reason` of a pending call whose execution was interrupted by the end of its process. */
-export const INTERRUPTED_CALL_REASON =
-  'interrupted: the process stopped while this call was executing, so whether it took effect is unknown; approve to run it again, supply its result, or deny it';
+import { INTERRUPTED_CALL_REASON } from './interrupted-call';
 
 /** What continuing a stored run starts with. Internal. */
 export type Continuation =
