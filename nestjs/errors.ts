@@ -16,6 +16,7 @@ import { GolemError } from '../src/index';
  *   that threw); `cause` is the original error;
  * - `request-scoped-dependency`: a singleton agent injects a `REQUEST`-scoped provider;
  * - `invalid-options`: the options of a `GolemModule` function are invalid;
+ * - `missing-store`: the injected run store is used, but `GolemModule.forRoot` was given none;
  * - `shutdown-failed`: closing a registered closable failed on application shutdown.
  */
 export type GolemNestErrorReason =
@@ -28,6 +29,7 @@ export type GolemNestErrorReason =
   | 'model-failed'
   | 'request-scoped-dependency'
   | 'invalid-options'
+  | 'missing-store'
   | 'shutdown-failed';
 
 /** Details of a {@link GolemNestError}. */

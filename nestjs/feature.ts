@@ -6,13 +6,14 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { ContextIdFactory, ModulesContainer, REQUEST } from '@nestjs/core';
-import type { Model, RunObserver, Tool } from '../src/index';
+import type { Model, RunObserver, RunStore, Tool } from '../src/index';
 import { agentFromClass } from '../decorators/index';
 import { GolemNestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
 import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
 import { atLeast, nestCoreVersion } from './peer';
+import { configuredStore, getRunStoreToken } from './run-store';
 import {
   checkModelName,
   definitionOf,
@@ -141,12 +142,15 @@ function missingRoot(module: string): GolemNestError {
 /** The root module's observability, optional (a feature without forRoot fails on its model first). */
 const OBSERVABILITY = { token: GolemObservability, optional: true } as const;
 type Seen = GolemObservability | undefined;
+/** The root module's run store (or its stand-in), optional like the observability. */
+const STORE = { token: getRunStoreToken(), optional: true } as const;
 
 async function buildAgent(
   entry: Entry,
   host: FeatureHost,
   model: Model,
   seen: Seen,
+  runStore: RunStore | undefined,
   request?: object,
 ): Promise<unknown> {
   const contextId = request === undefined ? undefined : ContextIdFactory.getByRequest(request);
@@ -160,8 +164,10 @@ async function buildAgent(
   if (extra !== undefined && !Array.isArray(extra))
     throw invalid(`the tools function of ${entry.name} must return an array of tools`, entry.name);
   const { observers } = entry;
+  const store = configuredStore(runStore);
   return agentFromClass(instance, {
     model,
+    ...(store !== undefined && { store }),
     ...(seen?.instrumentation !== undefined && { instrumentation: seen.instrumentation }),
     ...(seen?.prices !== undefined && { prices: seen.prices }),
     ...(extra !== undefined && { tools: extra as readonly Tool[] }),
@@ -239,15 +245,24 @@ export function featureModule(
         ? {
             provide: token,
             scope: Scope.REQUEST,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, REQUEST],
-            useFactory: (host: FeatureHost, model: Model, seen: Seen, request: object) =>
-              buildAgent(entry, host, model, seen, request),
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, REQUEST],
+            useFactory: (
+              host: FeatureHost,
+              model: Model,
+              seen: Seen,
+              store: RunStore | undefined,
+              request: object,
+            ) => buildAgent(entry, host, model, seen, store, request),
           }
         : {
             provide: token,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY],
-            useFactory: (host: FeatureHost, model: Model, seen: Seen) =>
-              buildAgent(entry, host, model, seen),
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE],
+            useFactory: (
+              host: FeatureHost,
+              model: Model,
+              seen: Seen,
+              store: RunStore | undefined,
+            ) => buildAgent(entry, host, model, seen, store),
           };
     providers.push(provider, { provide: injectionTokenOf(entry.target), useExisting: token });
   }

@@ -5,6 +5,7 @@ import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feat
 import { GolemLifecycle } from './lifecycle';
 import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
+import { getRunStoreToken, noRunStore } from './run-store';
 import {
   checkAsyncOptions,
   checkOptions,
@@ -30,7 +31,18 @@ const shared: Provider[] = [
   {
     provide: GolemLifecycle,
     inject: [GOLEM_OPTIONS],
-    useFactory: (options: CheckedOptions) => new GolemLifecycle(options.closables),
+    useFactory: ({ closables, store, closesStore }: CheckedOptions) =>
+      // The module's own store is closed last (closables close in reverse order), and once.
+      new GolemLifecycle(
+        closesStore && store !== undefined && !closables.includes(store)
+          ? [store, ...closables]
+          : closables,
+      ),
+  },
+  {
+    provide: getRunStoreToken(),
+    inject: [GOLEM_OPTIONS],
+    useFactory: (options: CheckedOptions) => options.store ?? noRunStore(),
   },
   {
     provide: GolemObservability,
@@ -59,9 +71,10 @@ const shared: Provider[] = [
 export class GolemModule {
   /**
    * The global Golem module: models by name (instances, lazy factories, model strings resolved
-   * by `resolveModel`, aliases; `'test'` is the offline `TestModel`), the `GolemModels` registry
-   * and the `GolemLifecycle` that closes `closables` on application shutdown. Options are
-   * checked here, eagerly (`invalid-options` {@link GolemNestError}).
+   * by `resolveModel`, aliases; `'test'` is the offline `TestModel`), the `GolemModels` registry,
+   * the `GolemLifecycle` that closes `closables` on application shutdown, and the run `store`
+   * every agent checkpoints in (`getRunStoreToken()`; yours to close). Options are checked here,
+   * eagerly (`invalid-options` {@link GolemNestError}).
    */
   static forRoot(options: GolemModuleOptions = {}): DynamicModule {
     const checked = checkOptions(options, 'GolemModule.forRoot');
@@ -70,7 +83,7 @@ export class GolemModule {
       global: true,
       imports: [diagnosticsModule()],
       providers: [{ provide: GOLEM_OPTIONS, useValue: checked }, ...shared],
-      exports: [GolemModels, GolemLifecycle, GolemObservability],
+      exports: [GolemModels, GolemLifecycle, GolemObservability, getRunStoreToken()],
     };
   }
 
@@ -78,7 +91,8 @@ export class GolemModule {
    * `forRoot` with options from a Nest factory provider — typically configuration:
    * `GolemModule.forRootAsync({ imports: [ConfigModule], inject: [ConfigService], useFactory:
    * (config: ConfigService) => ({ defaultModel: config.get('MODEL') }) })`. What the factory
-   * returns is checked when it resolves, at startup.
+   * returns is checked when it resolves, at startup; a `store` it returns is the module's: it is
+   * closed on application shutdown (after the `closables`).
    */
   static forRootAsync(options: GolemModuleAsyncOptions): DynamicModule {
     const checked = checkAsyncOptions(options);
@@ -91,12 +105,14 @@ export class GolemModule {
         {
           provide: GOLEM_OPTIONS,
           inject: [...(checked.inject ?? [])],
-          useFactory: async (...args: unknown[]) =>
-            checkOptions(await factory(...args), 'GolemModule.forRootAsync'),
+          useFactory: async (...args: unknown[]): Promise<CheckedOptions> => ({
+            ...checkOptions(await factory(...args), 'GolemModule.forRootAsync'),
+            closesStore: true,
+          }),
         },
         ...shared,
       ],
-      exports: [GolemModels, GolemLifecycle, GolemObservability],
+      exports: [GolemModels, GolemLifecycle, GolemObservability, getRunStoreToken()],
     };
   }
 

@@ -34,6 +34,7 @@ export type {
 export { GolemLifecycle } from './lifecycle';
 export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
+export { getRunStoreToken, InjectRunStore } from './run-store';
 export type { AgentClass, InjectedAgent } from './tokens';
 export { sseFromRun, clientDisconnected } from './sse';
 export { writeRunSse, formatSseEvent } from './write-sse';

@@ -1,6 +1,6 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { isRecord } from '../src/index';
-import type { PriceTable, RunInstrumentation } from '../src/index';
+import type { PriceTable, RunInstrumentation, RunStore } from '../src/index';
 import { GolemNestError } from './errors';
 import {
   checkModelSource,
@@ -8,6 +8,7 @@ import {
   type ModelSource,
   type ModelStringSettings,
 } from './model-source';
+import { checkStore } from './run-store';
 import { checkModelName } from './tokens';
 
 /** Something the module closes on application shutdown: an MCP client, a pool, a store. */
@@ -34,6 +35,13 @@ export interface GolemModuleOptions extends ModelStringSettings {
   instrumentation?: RunInstrumentation;
   /** Prices every agent's responses: `priceTable({...})` from `golem` or `genaiPrices()`. */
   prices?: PriceTable;
+  /**
+   * The run store every agent `forFeature` builds checkpoints its runs in (durable runs), e.g.
+   * `sqliteStore({ path: 'runs.db' })`; injected with `@InjectRunStore()`. A store given to
+   * `forRoot` is yours to close (list it in `closables` to have it closed on shutdown); one returned
+   * by `forRootAsync`'s factory is the module's, closed on application shutdown.
+   */
+  store?: RunStore;
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -53,6 +61,9 @@ export interface CheckedOptions {
   readonly closables: readonly Closable[];
   readonly instrumentation: RunInstrumentation | undefined;
   readonly prices: PriceTable | undefined;
+  readonly store: RunStore | undefined;
+  /** Whether the module closes `store` on shutdown (it came from `forRootAsync`'s factory). */
+  readonly closesStore: boolean;
 }
 
 function invalid(where: string, message: string): GolemNestError {
@@ -87,6 +98,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     throw invalid(where, 'instrumentation must have startRun(info), e.g. otelInstrumentation()');
   if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
     throw invalid(where, 'prices must be a price table, e.g. priceTable({ ... }) from golem');
+  const store = checkStore((options as GolemModuleOptions).store, where);
   const raw = new Map<string, unknown>(Object.entries(models ?? {}));
   if (defaultModel !== undefined) {
     if (raw.has('default'))
@@ -111,6 +123,8 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     closables: [...(o.closables ?? [])],
     instrumentation,
     prices,
+    store,
+    closesStore: false,
   };
 }
 

@@ -9,8 +9,10 @@ import {
 } from '@nestjs/common';
 import type { RunQueue, RunQueueOptions } from '../src/queue/index';
 import { isRecord } from '../src/index';
+import type { RunStore } from '../src/index';
 import { GolemNestError } from './errors';
 import { loadQueue } from './queue-load';
+import { configuredStore, getRunStoreToken } from './run-store';
 import {
   GOLEM_QUEUE_OPTIONS,
   GolemQueueWorker,
@@ -23,7 +25,13 @@ import {
  * `connection` (as `BullModule.forRoot` takes it), the run `store`, the queue `name` and key
  * `prefix`. Workers registered with `registerWorker` share the connection, store, name and prefix.
  */
-export type GolemQueueModuleOptions = RunQueueOptions;
+export interface GolemQueueModuleOptions extends Omit<RunQueueOptions, 'store'> {
+  /**
+   * The run store the queue reads and its workers checkpoint in; default the one given to
+   * `GolemModule.forRoot({ store })`, so agents and queue share it. Required without that one.
+   */
+  store?: RunStore;
+}
 
 /** Options of `GolemQueueModule.forRootAsync`: a Nest factory provider producing the options. */
 export interface GolemQueueModuleAsyncOptions {
@@ -55,13 +63,35 @@ export function InjectRunQueue(): PropertyDecorator & ParameterDecorator {
 }
 
 function checkOptions(options: unknown, where: string): GolemQueueModuleOptions {
-  if (!isRecord(options) || options.connection === undefined || !isRecord(options.store))
+  if (
+    !isRecord(options) ||
+    options.connection === undefined ||
+    (options.store !== undefined && !isRecord(options.store))
+  )
     throw new GolemNestError(
-      `${where}: options must be an object with the Redis connection and the run store: { connection: 'redis://…' or { host, port }, store }`,
+      `${where}: options must be an object with the Redis connection and, unless GolemModule.forRoot has one, the run store: { connection: 'redis://…' or { host, port }, store }`,
       { reason: 'invalid-options' },
     );
   return options as unknown as GolemQueueModuleOptions;
 }
+
+/** The options with their store: their own, else the root `GolemModule`'s. */
+function withStore(
+  options: GolemQueueModuleOptions,
+  rootStore: RunStore | undefined,
+  where: string,
+): RunQueueOptions {
+  const store = options.store ?? configuredStore(rootStore);
+  if (store === undefined)
+    throw new GolemNestError(
+      `${where}: no run store: give one here ({ connection, store }) or to GolemModule.forRoot({ store }), which the queue then shares`,
+      { reason: 'invalid-options' },
+    );
+  return { ...options, store };
+}
+
+/** The root `GolemModule`'s store, when one is imported (it is global). */
+const ROOT_STORE = { token: getRunStoreToken(), optional: true } as const;
 
 /** Closes the queue when the application shuts down (after the workers have stopped). */
 @Injectable()
@@ -73,9 +103,13 @@ class GolemQueueHost implements OnApplicationShutdown {
   }
 }
 
+/** The token of the options as given (before the store default). */
+const GIVEN_OPTIONS = Symbol('GolemQueueModuleGivenOptions');
+
 function rootModule(
   imports: NonNullable<ModuleMetadata['imports']>,
   options: FactoryProvider | { provide: symbol; useValue: GolemQueueModuleOptions },
+  where: string,
 ): DynamicModule {
   return {
     module: GolemQueueModule,
@@ -84,9 +118,15 @@ function rootModule(
     providers: [
       options,
       {
+        provide: GOLEM_QUEUE_OPTIONS,
+        inject: [GIVEN_OPTIONS, ROOT_STORE],
+        useFactory: (given: GolemQueueModuleOptions, store: RunStore | undefined) =>
+          withStore(given, store, where),
+      },
+      {
         provide: RUN_QUEUE,
         inject: [GOLEM_QUEUE_OPTIONS],
-        useFactory: (o: GolemQueueModuleOptions) => loadQueue().runQueue(o),
+        useFactory: (o: RunQueueOptions) => loadQueue().runQueue(o),
       },
       GolemQueueHost,
     ],
@@ -121,11 +161,15 @@ function rootModule(
  */
 @Module({})
 export class GolemQueueModule {
-  /** The global queue module with these options (see `runQueue` in `golem/queue`). */
+  /**
+   * The global queue module with these options (see `runQueue` in `golem/queue`); without a
+   * `store` it uses the one of `GolemModule.forRoot({ store })`.
+   */
   static forRoot(options: GolemQueueModuleOptions): DynamicModule {
     loadQueue();
-    const checked = checkOptions(options, 'GolemQueueModule.forRoot');
-    return rootModule([], { provide: GOLEM_QUEUE_OPTIONS, useValue: checked });
+    const where = 'GolemQueueModule.forRoot';
+    const checked = checkOptions(options, where);
+    return rootModule([], { provide: GIVEN_OPTIONS, useValue: checked }, where);
   }
 
   /**
@@ -140,12 +184,16 @@ export class GolemQueueModule {
         reason: 'invalid-options',
       });
     const factory = options.useFactory as (...args: unknown[]) => unknown;
-    return rootModule(options.imports ?? [], {
-      provide: GOLEM_QUEUE_OPTIONS,
-      inject: [...(options.inject ?? [])],
-      useFactory: async (...args: unknown[]) =>
-        checkOptions(await factory(...args), 'GolemQueueModule.forRootAsync'),
-    });
+    const where = 'GolemQueueModule.forRootAsync';
+    return rootModule(
+      options.imports ?? [],
+      {
+        provide: GIVEN_OPTIONS,
+        inject: [...(options.inject ?? [])],
+        useFactory: async (...args: unknown[]) => checkOptions(await factory(...args), where),
+      },
+      where,
+    );
   }
 
   /**

@@ -34,7 +34,7 @@ const registry: TokenRegistry = ((globalThis as Record<symbol, TokenRegistry | u
 ] ??= { models: new Map(), agents: new WeakMap(), injections: new WeakMap(), injected: new Set() });
 
 /** A token is a class that is never instantiated: Nest names it in messages by its name. */
-function makeToken<T>(label: string): Type<T> {
+export function makeToken<T>(label: string): Type<T> {
   const token = class {
     constructor() {
       throw new TypeError(`${label} is an injection token, not a class to instantiate`);

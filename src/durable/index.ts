@@ -1,4 +1,4 @@
-export type { RunStore, StoreTransaction, RunFilter, MigrationReport } from './port';
+export type { RunStore, StoreTransaction, RunFilter, MigrationReport, WriteOptions } from './port';
 export type {
   RunStatus,
   StoredRun,
@@ -12,4 +12,4 @@ export { StoreError } from './store-error';
 export type { StoreOptions } from './store-options';
 export { DEFAULT_LEASE_MS } from './store-options';
 export { loadRun, loadConversation, listRuns } from './queries';
-export { INTERRUPTED_CALL_REASON } from './continuation';
+export { INTERRUPTED_CALL_REASON } from './interrupted-call';

@@ -22,6 +22,18 @@ export interface MigrationReport {
   applied: number[];
 }
 
+/** How {@link RunStore.replaceRun} and {@link RunStore.insertRun} may commit a write. */
+export interface WriteOptions {
+  /**
+   * `false`: the write may be committed without waiting for the database's disk flush — it
+   * survives the process dying, and the next flushed write makes it durable too (PostgreSQL:
+   * `synchronous_commit = off` for that transaction; adapters may ignore it). Golem asks it only
+   * for writes that a flushed write always follows before any tool runs: a run's start and a
+   * final answer not yet decoded. Default `true`.
+   */
+  flush?: boolean;
+}
+
 /** The reads and writes of one {@link RunStore.transaction}: rows read are locked until it ends. */
 export interface StoreTransaction {
   getRun(id: string): Promise<StoredRun | undefined>;
@@ -55,7 +67,13 @@ export interface RunStore {
    * Replaces the run `run.id` only if its stored `version` is `expectedVersion` (the checkpoint
    * fast path: one conditional write); resolves `false` when it was not (or no such run exists).
    */
-  replaceRun(run: StoredRun, expectedVersion: number): Promise<boolean>;
+  replaceRun(run: StoredRun, expectedVersion: number, options?: WriteOptions): Promise<boolean>;
+  /**
+   * Optional fast path: inserts `run` unless a run with its id exists (resolves `false` then), in
+   * one statement. Golem starts a run without a conversation with it; without it, with a
+   * {@link RunStore.transaction}.
+   */
+  insertRun?(run: StoredRun, options?: WriteOptions): Promise<boolean>;
   /** Runs `body` atomically, the rows it reads locked against other writers until it ends. */
   transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 }

@@ -3,10 +3,13 @@ import { USAGE_DETAILS } from '../model/usage';
 import type { CheckpointSource, RunCheckpoints } from '../engine/checkpoint';
 import type { PendingToolCalls } from '../engine/deferred-types';
 import type { Message, ToolCall } from '../model/message';
-import type { RunStore } from './port';
+import type { RunStore, WriteOptions } from './port';
 import type { RunStatus, StoredRun } from './records';
 import { messagesJson, outputJson } from './records';
 import { finishRun, writeRun } from './store-ops';
+
+/** A write that need not wait for the disk flush (see `WriteOptions.flush`). */
+const RELAXED: WriteOptions = { flush: false };
 
 /** How a run segment ends in the store. Internal. */
 export interface Finish {
@@ -72,8 +75,14 @@ export class Recorder implements RunCheckpoints {
     this.inFlight.delete(call.id);
   }
 
+  /**
+   * After a final (or output) turn nothing is pending: only decoding runs before the run's end,
+   * a flushed write, so this one need not wait for the disk flush. After a result of a parallel
+   * group it must: the result is then never lost.
+   */
   save(source: CheckpointSource): Promise<void> {
-    return this.write(source);
+    const settled = this.results.length === 0 && this.inFlight.size === 0;
+    return this.write(source, settled ? RELAXED : undefined);
   }
 
   commit(source: CheckpointSource): Promise<void> {
@@ -157,10 +166,10 @@ export class Recorder implements RunCheckpoints {
     };
   }
 
-  private write(source: CheckpointSource): Promise<void> {
+  private write(source: CheckpointSource, options?: WriteOptions): Promise<void> {
     this.last = source;
     return this.enqueue(this.snapshot(source, 'running'), (next, expected) =>
-      writeRun(this.store, next, expected),
+      writeRun(this.store, next, expected, options),
     );
   }
 

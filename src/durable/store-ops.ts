@@ -1,5 +1,5 @@
 import type { Message } from '../model/message';
-import type { RunStore, StoreTransaction } from './port';
+import type { RunStore, StoreTransaction, WriteOptions } from './port';
 import type { StoredConversation, StoredRun } from './records';
 import { messagesJson } from './records';
 import { StoreError } from './store-error';
@@ -72,22 +72,30 @@ function changed(conversationId: string): StoreError {
   );
 }
 
+function idTaken(runId: string): StoreError {
+  return new StoreError(`a stored run already has the id "${runId}"; run ids are unique`, {
+    reason: 'conflict',
+    runId,
+  });
+}
+
 /**
  * Inserts a new run (leased to its owner) and claims its conversation, atomically. `conflict` when
- * the id is taken, or when another unfinished run has the conversation.
+ * the id is taken, or when another unfinished run has the conversation. Without a conversation
+ * the insert is one statement when the store has `insertRun`, committed without waiting for the
+ * disk flush: the run's first batch write-ahead record, flushed, precedes any tool.
  */
 export async function startRun(
   store: RunStore,
   run: StoredRun,
   conversationVersion: number | undefined,
 ): Promise<void> {
+  if (run.conversationId === null && store.insertRun !== undefined) {
+    if (!(await store.insertRun(run, { flush: false }))) throw idTaken(run.id);
+    return;
+  }
   await store.transaction(async (tx) => {
-    if ((await tx.getRun(run.id)) !== undefined) {
-      throw new StoreError(`a stored run already has the id "${run.id}"; run ids are unique`, {
-        reason: 'conflict',
-        runId: run.id,
-      });
-    }
+    if ((await tx.getRun(run.id)) !== undefined) throw idTaken(run.id);
     if (run.conversationId !== null)
       await claim(tx, run.conversationId, run.id, run.createdAt, conversationVersion);
     await tx.putRun(run);
@@ -105,8 +113,14 @@ async function explain(store: RunStore, runId: string, expected: number): Promis
 }
 
 /** A checkpoint: replaces `next` over version `expected`, or throws `conflict`/`not-found`. */
-export async function writeRun(store: RunStore, next: StoredRun, expected: number): Promise<void> {
-  if (!(await store.replaceRun(next, expected))) throw await explain(store, next.id, expected);
+export async function writeRun(
+  store: RunStore,
+  next: StoredRun,
+  expected: number,
+  options?: WriteOptions,
+): Promise<void> {
+  if (!(await store.replaceRun(next, expected, options)))
+    throw await explain(store, next.id, expected);
 }
 
 /** Appends `tail` (durable JSON) to a conversation's messages (durable JSON). */

@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as nestEntry from 'golem/nestjs';
-import { GolemNestError } from 'golem/nestjs';
+import { Test } from '@nestjs/testing';
+import { GolemModule, GolemNestError } from 'golem/nestjs';
 import { GolemQueueModule } from 'golem/nestjs/queue';
 
 const ROOT = join(__dirname, '..', '..');
@@ -33,7 +34,10 @@ test('golem/nestjs does not export the queue module (its declarations never reac
 });
 
 test.each([
-  ['forRoot without a store', () => GolemQueueModule.forRoot({ connection: 'redis://x' } as never)],
+  [
+    'forRoot with a store that is not one',
+    () => GolemQueueModule.forRoot({ connection: 'redis://x', store: 'runs.db' as never }),
+  ],
   ['forRoot without options', () => GolemQueueModule.forRoot(undefined as never)],
   ['forRootAsync without a factory', () => GolemQueueModule.forRootAsync({} as never)],
   ['registerWorker without agents', () => GolemQueueModule.registerWorker({} as never)],
@@ -46,4 +50,18 @@ test.each([
   }
   expect(GolemNestError.is(thrown)).toBe(true);
   expect(thrown).toMatchObject({ reason: 'invalid-options' });
+});
+
+test('a queue module without a store, in an app whose GolemModule has none, fails at startup before connecting', async () => {
+  const init = Test.createTestingModule({
+    imports: [
+      GolemModule.forRoot({ defaultModel: 'test' }),
+      GolemQueueModule.forRoot({ connection: 'redis://127.0.0.1:1' }),
+    ],
+  }).compile();
+  await expect(init).rejects.toMatchObject({
+    reason: 'invalid-options',
+    message:
+      'GolemQueueModule.forRoot: no run store: give one here ({ connection, store }) or to GolemModule.forRoot({ store }), which the queue then shares',
+  });
 });

@@ -3,6 +3,7 @@ import { postgresStore } from 'golem/stores/postgres';
 import { cachePointsContract } from '../stores/support/contract-cache-points';
 import { recoveryContract } from '../stores/support/contract-recovery';
 import { runsContract } from '../stores/support/contract-runs';
+import { writesContract } from '../stores/support/contract-writes';
 import { dropSchema, schemaName, testPool } from './pg';
 import { POSTGRES_URL } from './postgres-url';
 
@@ -24,3 +25,4 @@ const factory = (clock: { now: () => number }) => {
 runsContract('postgres', factory);
 recoveryContract('postgres', factory);
 cachePointsContract('postgres', factory);
+writesContract('postgres', factory);

@@ -3,6 +3,7 @@ import { memoryStore } from 'golem/stores/memory';
 import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
+import { writesContract } from './support/contract-writes';
 
 const factory = (clock: { now: () => number }) =>
   Promise.resolve({ store: memoryStore({ clock: clock.now }), cleanup: () => Promise.resolve() });
@@ -10,3 +11,4 @@ const factory = (clock: { now: () => number }) =>
 runsContract('memory', factory);
 recoveryContract('memory', factory);
 cachePointsContract('memory', factory);
+writesContract('memory', factory);

@@ -6,6 +6,7 @@ import { sqliteStore } from 'golem/stores/sqlite';
 import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
+import { writesContract } from './support/contract-writes';
 
 const factory = (clock: { now: () => number }) => {
   const dir = mkdtempSync(join(tmpdir(), 'golem-sqlite-'));
@@ -22,3 +23,4 @@ const factory = (clock: { now: () => number }) => {
 runsContract('sqlite', factory);
 recoveryContract('sqlite', factory);
 cachePointsContract('sqlite', factory);
+writesContract('sqlite', factory);

@@ -64,6 +64,14 @@ export class MemoryRunStore implements RunStore {
     });
   }
 
+  insertRun(run: StoredRun): Promise<boolean> {
+    return this.exclusive(() => {
+      if (this.runs.has(run.id)) return false;
+      this.runs.set(run.id, { ...run });
+      return true;
+    });
+  }
+
   transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const runs = new Map<string, StoredRun>();

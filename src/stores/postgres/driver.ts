@@ -9,15 +9,27 @@ export interface PgResult {
   rowCount: number | null;
 }
 
+/**
+ * A query with a `name`: `pg` prepares it once per connection and then only binds and executes
+ * it (one round trip, no parsing or planning on the server).
+ */
+export interface PgQueryConfig {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
 /** A client checked out of a `pg` pool. */
 export interface PgPoolClient {
   query(text: string, values?: unknown[]): Promise<PgResult>;
+  query(config: PgQueryConfig): Promise<PgResult>;
   release(destroy?: boolean | Error): void;
 }
 
 /** The parts of a `pg.Pool` the store uses (pass your own pool, or let the store create one). */
 export interface PgPool {
   query(text: string, values?: unknown[]): Promise<PgResult>;
+  query(config: PgQueryConfig): Promise<PgResult>;
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;

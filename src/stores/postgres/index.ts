@@ -4,5 +4,12 @@
  */
 export { postgresStore } from './postgres-store';
 export type { PostgresStoreOptions } from './postgres-store';
-export type { PgPool, PgPoolClient, PgResult, PgModule, PgModuleLoader } from './driver';
+export type {
+  PgPool,
+  PgPoolClient,
+  PgQueryConfig,
+  PgResult,
+  PgModule,
+  PgModuleLoader,
+} from './driver';
 export { POSTGRES_PACKAGE } from './driver';

@@ -1,33 +1,41 @@
+import { createHash } from 'node:crypto';
 import type { SqlClient, SqlRow } from '../sql/sql-client';
 import { numberedPlaceholders } from '../sql/sql-client';
-import type { PgPool, PgPoolClient } from './driver';
+import type { PgPool, PgPoolClient, PgResult } from './driver';
 import { isConnectionError, postgresError } from './driver';
+
+/** Who runs a statement: the pool, or the client a transaction checked out. */
+type Target = Pick<PgPool, 'query'>;
 
 /** A {@link SqlClient} over a `pg` pool; transactions run on one checked-out client. Internal. */
 export class PostgresClient implements SqlClient {
   readonly dialect = 'postgres';
   private readonly texts = new Map<string, string>();
+  /** Statement names by SQL, for the statements {@link prepare} marked. */
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly pool: PgPool,
     private readonly label: string,
     private readonly ownsPool: boolean,
+    /** Whether marked statements are named (prepared once per connection). */
+    private readonly prepared: boolean,
   ) {}
 
+  prepare(sql: string): void {
+    if (!this.prepared || this.names.has(sql)) return;
+    // Named by content: the same statement has the same name in every store (and every copy of
+    // golem) sharing a pool, and different statements never share one.
+    const digest = createHash('sha1').update(this.text(sql)).digest('hex');
+    this.names.set(sql, `golem_${digest.slice(0, 32)}`);
+  }
+
   async all(sql: string, params: readonly unknown[] = []): Promise<SqlRow[]> {
-    try {
-      return (await this.pool.query(this.text(sql), [...params])).rows;
-    } catch (error) {
-      throw postgresError(this.label, error);
-    }
+    return (await this.query(this.pool, sql, params)).rows;
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    try {
-      return (await this.pool.query(this.text(sql), [...params])).rowCount ?? 0;
-    } catch (error) {
-      throw postgresError(this.label, error);
-    }
+    return (await this.query(this.pool, sql, params)).rowCount ?? 0;
   }
 
   async transaction<T>(body: (client: SqlClient) => Promise<T>): Promise<T> {
@@ -37,13 +45,7 @@ export class PostgresClient implements SqlClient {
     } catch (error) {
       throw postgresError(this.label, error);
     }
-    const query = async (sql: string, params: readonly unknown[]) => {
-      try {
-        return await client.query(this.text(sql), [...params]);
-      } catch (error) {
-        throw postgresError(this.label, error);
-      }
-    };
+    const query = (sql: string, params: readonly unknown[]) => this.query(client, sql, params);
     const inside: SqlClient = {
       dialect: 'postgres',
       all: async (sql, params = []) => (await query(sql, params)).rows,
@@ -69,6 +71,17 @@ export class PostgresClient implements SqlClient {
 
   async close(): Promise<void> {
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private async query(target: Target, sql: string, params: readonly unknown[]): Promise<PgResult> {
+    const name = this.names.get(sql);
+    try {
+      return name === undefined
+        ? await target.query(this.text(sql), [...params])
+        : await target.query({ name, text: this.text(sql), values: [...params] });
+    } catch (error) {
+      throw postgresError(this.label, error);
+    }
   }
 
   private text(sql: string): string {

@@ -30,6 +30,13 @@ export interface PostgresStoreOptions extends StoreOptions {
    * that window may run again (at-least-once). Ignored with your own `pool` (configure it there).
    */
   synchronousCommit?: boolean;
+  /**
+   * `true` (default): the statements every checkpoint runs are prepared once per connection (named
+   * statements), so a checkpoint is one bind-and-execute round trip. Set `false` behind a
+   * connection pooler that does not keep prepared statements (PgBouncer in transaction mode
+   * before 1.21, or without `max_prepared_statements`).
+   */
+  prepare?: boolean;
   /** Loads `pg`; inject one to bundle it differently. */
   driver?: PgModuleLoader;
 }
@@ -56,7 +63,9 @@ export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
     poolSize = 10,
     migrate = true,
     synchronousCommit = true,
+    prepare = true,
   } = options;
+  if (typeof prepare !== 'boolean') throw invalid('`prepare` must be true or false');
   if (typeof synchronousCommit !== 'boolean')
     throw invalid('`synchronousCommit` must be true or false');
   if (connectionString !== undefined && pool !== undefined)
@@ -93,7 +102,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
   const q = (name: string) => `"${schema}"."${name}"`;
   return new SqlRunStore({
     label,
-    client: new PostgresClient(connections, label, owned),
+    client: new PostgresClient(connections, label, owned, prepare),
     tables: {
       runs: q('golem_runs'),
       conversations: q('golem_conversations'),

@@ -11,6 +11,11 @@ export interface SqlClient {
   all(sql: string, params?: readonly unknown[]): Promise<SqlRow[]>;
   /** Runs a statement; resolves the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Marks `sql` as run on every checkpoint: the client may prepare it once per connection
+   * (PostgreSQL: a named statement). Optional; statements not marked are parsed each time.
+   */
+  prepare?(sql: string): void;
   /** Runs `body` in one transaction (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: `BEGIN`). */
   transaction<T>(body: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -1,4 +1,10 @@
-import type { MigrationReport, RunFilter, RunStore, StoreTransaction } from '../../durable/port';
+import type {
+  MigrationReport,
+  RunFilter,
+  RunStore,
+  StoreTransaction,
+  WriteOptions,
+} from '../../durable/port';
 import type { StoredConversation, StoredRun } from '../../durable/records';
 import { StoreError } from '../../durable/store-error';
 import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
@@ -52,6 +58,10 @@ export class SqlRunStore implements RunStore {
     readonly putRun: string;
     readonly putConversation: string;
     readonly replaceRun: string;
+    readonly insertRun: string;
+    /** The same writes committed without waiting for the disk flush (PostgreSQL). */
+    readonly replaceRunRelaxed: string;
+    readonly insertRunRelaxed: string;
   };
 
   constructor(init: SqlStoreInit) {
@@ -59,16 +69,30 @@ export class SqlRunStore implements RunStore {
     this.leaseMs = init.leaseMs;
     const t = init.tables;
     const runColumns = RUN_COLUMNS.join(', ');
+    const marks = RUN_COLUMNS.map(() => '?').join(', ');
+    const sets = RUN_COLUMNS.filter((c) => c !== 'id')
+      .map((c) => `${c} = ?`)
+      .join(', ');
+    // PostgreSQL: `synchronous_commit = off` for this statement's own transaction only.
+    const relaxed =
+      init.client.dialect === 'postgres'
+        ? ` FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`
+        : '';
     this.sql = {
       runColumns,
       getRun: `SELECT ${runColumns} FROM ${t.runs} WHERE id = ?`,
       getConversation: `SELECT ${CONVERSATION_COLUMNS.join(', ')} FROM ${t.conversations} WHERE id = ?`,
       putRun: upsert(t.runs, RUN_COLUMNS),
       putConversation: upsert(t.conversations, CONVERSATION_COLUMNS),
-      replaceRun: `UPDATE ${t.runs} SET ${RUN_COLUMNS.filter((c) => c !== 'id')
-        .map((c) => `${c} = ?`)
-        .join(', ')} WHERE id = ? AND version = ?`,
+      replaceRun: `UPDATE ${t.runs} SET ${sets} WHERE id = ? AND version = ?`,
+      replaceRunRelaxed: `UPDATE ${t.runs} SET ${sets}${relaxed} WHERE id = ? AND version = ?`,
+      insertRun: `INSERT INTO ${t.runs} (${runColumns}) VALUES (${marks}) ON CONFLICT (id) DO NOTHING`,
+      insertRunRelaxed: `INSERT INTO ${t.runs} (${runColumns}) SELECT ${marks}${relaxed} ON CONFLICT (id) DO NOTHING`,
     };
+    const { runColumns: _columns, ...statements } = this.sql;
+    for (const sql of Object.values(statements)) init.client.prepare?.(sql);
+    init.client.prepare?.(`${this.sql.getRun}${t.lockSuffix}`);
+    init.client.prepare?.(`${this.sql.getConversation}${t.lockSuffix}`);
   }
 
   now(): number {
@@ -126,10 +150,20 @@ export class SqlRunStore implements RunStore {
     return rows.map(toStoredRun);
   }
 
-  async replaceRun(run: StoredRun, expectedVersion: number): Promise<boolean> {
+  async replaceRun(
+    run: StoredRun,
+    expectedVersion: number,
+    options?: WriteOptions,
+  ): Promise<boolean> {
     const params = runParams(run).slice(1);
     params.push(run.id, expectedVersion);
-    return (await (await this.client()).run(this.sql.replaceRun, params)) === 1;
+    const sql = options?.flush === false ? this.sql.replaceRunRelaxed : this.sql.replaceRun;
+    return (await (await this.client()).run(sql, params)) === 1;
+  }
+
+  async insertRun(run: StoredRun, options?: WriteOptions): Promise<boolean> {
+    const sql = options?.flush === false ? this.sql.insertRunRelaxed : this.sql.insertRun;
+    return (await (await this.client()).run(sql, runParams(run))) === 1;
   }
 
   async transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
