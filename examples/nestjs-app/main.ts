@@ -1,7 +1,8 @@
 /**
  * A NestJS app with golem/nestjs: a feature module registering two decorated agents (their
  * constructors get the module's repository from Nest), a controller injecting them with
- * @InjectAgent, a JSON endpoint, an @Sse endpoint, and a human-approval flow. Starts on a free
+ * @InjectAgent, a JSON endpoint, an @Sse endpoint, and a human-approval flow whose paused run
+ * waits in the run store configured once in GolemModule and is resumed by its id. Starts on a free
  * loopback port, sends requests with fetch, prints what came back, and stops. Offline it runs on
  * the embedded TestModel.
  */

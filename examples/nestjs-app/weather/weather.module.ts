@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GolemModule } from 'golem/nestjs';
 import { AlertsAgent } from './alerts.agent';
-import { PausedRuns } from './paused-runs';
 import { WeatherAgent } from './weather.agent';
 import { WeatherController } from './weather.controller';
 import { WeatherRepository } from './weather.repository';
@@ -9,7 +8,7 @@ import { WeatherRepository } from './weather.repository';
 /** The feature module: the agents are created here, with this module's repository. */
 @Module({
   imports: [GolemModule.forFeature([WeatherAgent, AlertsAgent])],
-  providers: [WeatherRepository, PausedRuns],
+  providers: [WeatherRepository],
   controllers: [WeatherController],
 })
 export class WeatherModule {}
