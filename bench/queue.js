@@ -9,12 +9,16 @@
  *      ms per run (wall time / N); "overhead" is golem's ms/run minus the agent's own ms/run
  *      (measured in-process), divided by the bare job's ms/run — the target is ≤ 2. Jobs are all
  *      queued first, then the workers are started and timed; the producer's cost per job (one
- *      `enqueue` vs one BullMQ `add`, 200 in flight) is printed separately.
+ *      `enqueue` vs one BullMQ `add`, 200 in flight) is printed separately. The same comparison in
+ *      CPU time — the worker processes' plus the Redis server's (`INFO cpu`), per run — which a
+ *      loaded machine disturbs far less than wall time; Redis's figure counts every client's
+ *      work, so point GOLEM_BENCH_REDIS_URL at a private `redis-server` for a clean one.
  * (q2) Latency: enqueue → first delta seen by a subscriber in another process (the producer, the
  *      worker and the subscriber are three processes), median and p95 over `--latency-runs`.
  *
  *   node bench/queue.js [--runs=2000] [--concurrency=10] [--workers=1,2,4] [--rounds=3]
  *       [--latency-runs=50 (0: skip)] [--store=memory|sqlite] [--only=bare|golem]
+ *       [--bare=plain|golem-options]
  *
  * Loads the built dist (run `npm run build` first, or GOLEM_BENCH_DIST=/path/to/dist). Redis:
  * GOLEM_BENCH_REDIS_URL, else redis://127.0.0.1:6379. Every key lives under a fresh prefix,
@@ -35,6 +39,20 @@ const args = Object.fromEntries(
 );
 const REDIS_URL = process.env.GOLEM_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const fromRoot = (id) => require(require.resolve(id, { paths: [ROOT] }));
+/**
+ * `--bare=plain` (default): the bare job is `queue.add(name, data)`, as the issue defines it.
+ * `--bare=golem-options`: it carries the job options golem/queue sets on every run (its own id,
+ * retries with backoff, bounded retention), so the difference left is golem's own work.
+ */
+const BARE_OPTIONS =
+  args.bare === 'golem-options'
+    ? {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 86_400, count: 10_000 },
+        removeOnFail: { age: 604_800 },
+      }
+    : undefined;
 const { Queue, Worker, QueueEvents } = fromRoot('bullmq');
 const { Redis } = fromRoot('ioredis');
 const golem = require(GOLEM);
@@ -61,15 +79,13 @@ async function childWorker() {
   let start;
   let close;
   if (kind === 'bare') {
+    // Like a golem worker, whose `start()` is timed: the connection is open before "go", the
+    // BullMQ worker is created after it.
     const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    const worker = new Worker('bare', async () => null, {
-      connection,
-      prefix,
-      concurrency: c,
-      autorun: false,
-    });
-    await worker.waitUntilReady();
-    start = () => void worker.run();
+    let worker;
+    start = () => {
+      worker = new Worker('bare', async () => null, { connection, prefix, concurrency: c });
+    };
     close = async () => {
       await worker.close();
       connection.disconnect();
@@ -94,8 +110,16 @@ async function childWorker() {
     }
   }
   process.send({ ready: true });
+  let cpu0;
   process.on('message', async (message) => {
-    if (message.go) start();
+    if (message.go) {
+      cpu0 = process.cpuUsage();
+      start();
+    }
+    if (message.cpu) {
+      const { user, system } = process.cpuUsage(cpu0);
+      process.send({ cpuUs: user + system });
+    }
     if (message.close) {
       await close();
       process.exit(0);
@@ -138,6 +162,25 @@ function spawn(role, extra) {
   });
 }
 
+/** The CPU time (µs) a worker child spent since "go". */
+function cpuOf(child) {
+  return new Promise((resolve) => {
+    child.on('message', function on(m) {
+      if (m.cpuUs === undefined) return;
+      child.off('message', on);
+      resolve(m.cpuUs);
+    });
+    child.send({ cpu: true });
+  });
+}
+
+/** The Redis server's CPU time so far, µs (every client's work: use a private Redis for a clean figure). */
+async function redisCpu(redis) {
+  const info = await redis.info('cpu');
+  const get = (name) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? NaN);
+  return (get('used_cpu_user') + get('used_cpu_sys')) * 1e6;
+}
+
 function stop(child) {
   return new Promise((resolve) => {
     child.once('exit', resolve);
@@ -171,7 +214,13 @@ async function throughput(kind, workers, runs, concurrency, storeKind) {
     const queue = new Queue('bare', { connection, prefix });
     for (let i = 0; i < runs; i += 200)
       await Promise.all(
-        Array.from({ length: Math.min(200, runs - i) }, (_, j) => queue.add('x', { i: i + j })),
+        Array.from({ length: Math.min(200, runs - i) }, (_, j) =>
+          queue.add(
+            'x',
+            { i: i + j },
+            BARE_OPTIONS && { ...BARE_OPTIONS, jobId: `start.${randomUUID()}` },
+          ),
+        ),
       );
     await queue.close();
   } else {
@@ -202,29 +251,35 @@ async function throughput(kind, workers, runs, concurrency, storeKind) {
   events.on('completed', () => {
     if (++done === runs) finish();
   });
+  const redis0 = await redisCpu(connection);
   const started = performance.now();
   for (const child of children) child.send({ go: true });
   await all;
   const processMs = (performance.now() - started) / runs;
+  const redisMs = (await redisCpu(connection)) - redis0;
+  const workerCpu = await Promise.all(children.map(cpuOf));
+  const cpuMs = (workerCpu.reduce((a, b) => a + b, 0) + redisMs) / runs / 1000;
   await events.close();
   eventsConnection.disconnect(); // BullMQ leaves a connection it was given open
   await Promise.all(children.map(stop));
   await cleanup(connection, prefix);
   connection.disconnect();
   fs.rmSync(dir, { recursive: true, force: true });
-  return { enqueueMs, processMs };
+  return { enqueueMs, processMs, cpuMs };
 }
 
 /** ms per run of the same agent without a queue (in-process, memory store, one at a time × concurrency). */
 async function agentAlone(runs, concurrency) {
   const a = agent();
   const store = memoryStore();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < runs; i += concurrency)
     await Promise.all(
       Array.from({ length: Math.min(concurrency, runs - i) }, () => a.run('hi', { store })),
     );
-  return (performance.now() - started) / runs;
+  const { user, system } = process.cpuUsage(cpu0);
+  return { ms: (performance.now() - started) / runs, cpuMs: (user + system) / runs / 1000 };
 }
 
 async function latency(samples) {
@@ -284,34 +339,43 @@ async function parent() {
   );
   const alone = [];
   for (let r = 0; r < rounds; r++) alone.push(await agentAlone(runs, concurrency));
-  const agentMs = median(alone);
-  console.log(`agent alone (in-process, memory store): ${agentMs.toFixed(3)} ms/run`);
+  const agentMs = median(alone.map((a) => a.ms));
+  const agentCpu = median(alone.map((a) => a.cpuMs));
+  console.log(
+    `agent alone (in-process, memory store): ${agentMs.toFixed(3)} ms/run, CPU ${agentCpu.toFixed(3)} ms/run`,
+  );
   const bareEnqueue = [];
   const golemEnqueue = [];
   console.log(
-    'workers | bare BullMQ jobs/s (ms/job) | golem/queue runs/s (ms/run) | ratio | (golem − agent) / bare',
+    'workers | bare BullMQ jobs/s (ms/job) | golem/queue runs/s (ms/run) | ratio | (golem − agent) / bare | CPU ms/job: bare, golem (workers + Redis) | CPU ratio | CPU (golem − agent) / bare',
   );
   for (const workers of workerCounts) {
     const bare = [];
     const queued = [];
+    const bareCpu = [];
+    const golemCpu = [];
     for (let r = 0; r < rounds; r++) {
       const b =
         args.only === 'golem'
-          ? { processMs: NaN, enqueueMs: NaN }
+          ? { processMs: NaN, enqueueMs: NaN, cpuMs: NaN }
           : await throughput('bare', workers, runs, concurrency, storeKind);
       const g =
         args.only === 'bare'
-          ? { processMs: NaN, enqueueMs: NaN }
+          ? { processMs: NaN, enqueueMs: NaN, cpuMs: NaN }
           : await throughput('golem', workers, runs, concurrency, storeKind);
       bare.push(b.processMs);
       queued.push(g.processMs);
+      bareCpu.push(b.cpuMs);
+      golemCpu.push(g.cpuMs);
       bareEnqueue.push(b.enqueueMs);
       golemEnqueue.push(g.enqueueMs);
     }
     const b = median(bare);
     const g = median(queued);
+    const bc = median(bareCpu);
+    const gc = median(golemCpu);
     console.log(
-      `${String(workers).padStart(7)} | ${(1000 / b).toFixed(0).padStart(6)} (${b.toFixed(3)}) | ${(1000 / g).toFixed(0).padStart(6)} (${g.toFixed(3)}) | ${(g / b).toFixed(2)} | ${((g - agentMs) / b).toFixed(2)}`,
+      `${String(workers).padStart(7)} | ${(1000 / b).toFixed(0).padStart(6)} (${b.toFixed(3)}) | ${(1000 / g).toFixed(0).padStart(6)} (${g.toFixed(3)}) | ${(g / b).toFixed(2)} | ${((g - agentMs) / b).toFixed(2)} | ${bc.toFixed(3)}, ${gc.toFixed(3)} | ${(gc / bc).toFixed(2)} | ${((gc - agentCpu) / bc).toFixed(2)}`,
     );
   }
   const be = median(bareEnqueue);

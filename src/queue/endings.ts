@@ -56,7 +56,7 @@ export async function rejectPayload(
       if (StoreError.is(storeError) && storeError.retryable)
         return { type: 'fail', error: storeError, retry: true };
     }
-    await x.feed.send(runId, { type: 'failed', error: describeFailure(error), at: x.now() });
+    await x.feed.end(runId, { type: 'failed', error: describeFailure(error), at: x.now() });
   }
   return { type: 'fail', error: asError(error), retry: false };
 }
@@ -84,7 +84,7 @@ export async function endCancelled(
   } catch (error) {
     if (StoreError.is(error) && error.retryable) return { type: 'fail', error, retry: true };
   }
-  await x.feed.send(job.runId, { type: 'cancelled', reason, at: x.now() });
+  await x.feed.end(job.runId, { type: 'cancelled', reason, at: x.now() });
   const error = new QueueError(`run "${job.runId}" was cancelled: ${reason}`, {
     reason: 'cancelled',
     runId: job.runId,
@@ -101,7 +101,7 @@ async function refusedDecision(
   const row = await x.store.getRun(job.runId).catch(() => undefined);
   const record = row === undefined ? undefined : decodeRun(row);
   if (record?.status === 'paused' && record.pending !== undefined)
-    await x.feed.send(job.runId, { type: 'paused', pending: record.pending, at: x.now() });
+    await x.feed.end(job.runId, { type: 'paused', pending: record.pending, at: x.now() });
   const refused = new QueueError(
     `the decisions for run "${job.runId}" were refused, the run stays paused: ${error.message}`,
     { reason: 'invalid-decision', runId: job.runId, cause: error },
@@ -128,7 +128,7 @@ async function retryLater(
 ): Promise<JobOutcome> {
   const failure = describeFailure(error);
   const at = x.now();
-  await x.feed.send(
+  await x.feed.end(
     job.runId,
     delivery.attempt < delivery.attempts
       ? { type: 'retrying', error: failure, attempt: delivery.attempt, at }
@@ -156,7 +156,7 @@ export async function failureOutcome(
     return { type: 'later', at: x.now(), handover: true };
   }
   if (RunError.is(error)) {
-    await x.feed.send(job.runId, { type: 'failed', error: describeFailure(error), at: x.now() });
+    await x.feed.end(job.runId, { type: 'failed', error: describeFailure(error), at: x.now() });
     return { type: 'fail', error, retry: false };
   }
   if (StoreError.isReason(error, 'conflict')) {
@@ -175,7 +175,7 @@ export async function failureOutcome(
     return retryLater(x, job, delivery, error);
   }
   if (StoreError.is(error) && !error.retryable) {
-    await x.feed.send(job.runId, { type: 'failed', error: describeFailure(error), at: x.now() });
+    await x.feed.end(job.runId, { type: 'failed', error: describeFailure(error), at: x.now() });
     return { type: 'fail', error, retry: false };
   }
   if (job.kind === 'resume' && RunInputError.is(error)) return refusedDecision(x, job, error);

@@ -72,7 +72,7 @@ async function deliver(x: Executor, job: RunJob, delivery: JobDelivery): Promise
   }
   if (plan.type === 'later') return { type: 'later', at: plan.at, handover: false };
   if (plan.type === 'fail') {
-    await x.feed.send(job.runId, {
+    await x.feed.end(job.runId, {
       type: 'failed',
       error: describeFailure(plan.error),
       at: x.now(),
@@ -196,11 +196,11 @@ async function execute(
     }
     const end = x.now();
     if (result.pending !== undefined) {
-      await x.feed.send(runId, { type: 'paused', pending: result.pending, at: end });
+      await x.feed.end(runId, { type: 'paused', pending: result.pending, at: end });
       return { type: 'done', value: { runId, status: 'paused', pending: jsonOf(result.pending) } };
     }
     const output = jsonOf(result.output);
-    await x.feed.send(runId, {
+    await x.feed.end(runId, {
       type: 'completed',
       output,
       usage: result.usage,

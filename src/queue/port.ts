@@ -80,6 +80,14 @@ export interface RunFeedPort {
    * Redis feed sends them over one connection): workers do not wait between batches.
    */
   append(runId: string, events: readonly RunFeedEvent[]): Promise<string | undefined>;
+  /**
+   * Optional: {@link append} for several runs at once, in one round trip; one result per batch, in
+   * order, as `append` would resolve. Workers send every run's events of an event-loop turn
+   * together through it.
+   */
+  appendMany?(
+    batches: readonly { readonly runId: string; readonly events: readonly RunFeedEvent[] }[],
+  ): Promise<string | undefined>[];
   /** Entries after `after` (a cursor), oldest first. */
   read(runId: string, after?: string): Promise<FeedEntry[]>;
   /** Calls `onEntry` for every entry appended from now on; resolves with the undo once listening. */

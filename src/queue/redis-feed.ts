@@ -5,31 +5,43 @@ import type { QueueKeys } from './redis';
 import type { SharedSubscriber } from './subscriber';
 
 /**
- * Appends events atomically, in order: for each (ARGV[3…]) the next sequence number, XADD to the
- * run's stream (trimmed to about ARGV[1] entries) and PUBLISH of `<id> <seq> <json>` on the
- * stream's own name — so a live listener and a reader of the backlog see the same ids; then both
- * keys' expiry (ARGV[2] ms) is renewed. Returns the run's cancellation reason (KEYS[3]), if any.
+ * Appends the events of one or more runs atomically, each run's in order. KEYS are three per run
+ * (its stream, sequence counter and cancellation marker); ARGV[1] is the stream length kept (about),
+ * ARGV[2] the expiry in ms, then for each run the number of its events and the events. Each event
+ * gets the run's next sequence number (reserved for the batch with one INCRBY), is added to the
+ * run's stream (XADD) and published as `<id> <seq> <json>` on the stream's own name — so a live
+ * listener and a reader of the backlog see the same ids; then both keys' expiry is renewed.
+ * Returns each run's cancellation reason, or nil.
  */
 const APPEND = `
-local id, n
-for i = 3, #ARGV do
-  n = redis.call('INCR', KEYS[2])
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', n, 'e', ARGV[i])
-  redis.call('PUBLISH', KEYS[1], id .. ' ' .. n .. ' ' .. ARGV[i])
+local out = {}
+local a = 3
+for r = 1, #KEYS / 3 do
+  local stream, seq = KEYS[3 * r - 2], KEYS[3 * r - 1]
+  local count = tonumber(ARGV[a])
+  a = a + 1
+  local n = redis.call('INCRBY', seq, count) - count
+  for i = 1, count do
+    n = n + 1
+    local id = redis.call('XADD', stream, 'MAXLEN', '~', ARGV[1], '*', 'n', n, 'e', ARGV[a])
+    redis.call('PUBLISH', stream, id .. ' ' .. n .. ' ' .. ARGV[a])
+    a = a + 1
+  end
+  redis.call('PEXPIRE', stream, ARGV[2])
+  redis.call('PEXPIRE', seq, ARGV[2])
+  out[r] = redis.call('GET', KEYS[3 * r])
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return redis.call('GET', KEYS[3])`;
+return out`;
 
+/** The script as ioredis defines it: the number of keys first. */
 interface AppendCommand {
-  golemFeedAppend(
-    stream: string,
-    seq: string,
-    cancel: string,
-    maxLength: number,
-    ttlMs: number,
-    ...events: string[]
-  ): Promise<string | null>;
+  golemFeedAppends(numberOfKeys: number, ...args: (string | number)[]): Promise<(string | null)[]>;
+}
+
+/** One run's events to append. */
+interface FeedBatch {
+  readonly runId: string;
+  readonly events: readonly RunFeedEvent[];
 }
 
 /** How long and how much of a run's feed Redis keeps. */
@@ -74,20 +86,43 @@ export class RedisFeed implements RunFeedPort {
   ) {
     this.maxLength = retention.maxLength ?? 10_000;
     this.ttlMs = retention.ttlMs ?? 86_400_000;
-    if (typeof (redis as unknown as Partial<AppendCommand>).golemFeedAppend !== 'function')
-      redis.defineCommand('golemFeedAppend', { numberOfKeys: 3, lua: APPEND });
+    if (typeof (redis as unknown as Partial<AppendCommand>).golemFeedAppends !== 'function')
+      redis.defineCommand('golemFeedAppends', { lua: APPEND });
   }
 
-  async append(runId: string, events: readonly RunFeedEvent[]): Promise<string | undefined> {
-    const cancelled = await (this.redis as unknown as AppendCommand).golemFeedAppend(
-      this.keys.feed(runId),
-      this.keys.feedSeq(runId),
-      this.keys.cancel(runId),
-      this.maxLength,
-      this.ttlMs,
-      ...events.map((event) => JSON.stringify(event)),
+  /** Sends the append at once (no await before the command): its place on the connection is now. */
+  append(runId: string, events: readonly RunFeedEvent[]): Promise<string | undefined> {
+    const [result] = this.appendMany([{ runId, events }]);
+    return result ?? Promise.resolve(undefined);
+  }
+
+  /**
+   * Every run's batch in one script call (one command, one round trip), sent at once. A batch that
+   * does not serialise (an event that is not JSON) fails alone; the others are sent.
+   */
+  appendMany(batches: readonly FeedBatch[]): Promise<string | undefined>[] {
+    const keys: string[] = [];
+    const args: (string | number)[] = [this.maxLength, this.ttlMs];
+    const slots: (number | Error)[] = [];
+    for (const { runId, events } of batches) {
+      let json: string[];
+      try {
+        json = events.map((event) => JSON.stringify(event));
+      } catch (error) {
+        slots.push(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      slots.push(keys.length / 3);
+      keys.push(this.keys.feed(runId), this.keys.feedSeq(runId), this.keys.cancel(runId));
+      args.push(json.length, ...json);
+    }
+    const sent =
+      keys.length === 0
+        ? Promise.resolve([])
+        : (this.redis as unknown as AppendCommand).golemFeedAppends(keys.length, ...keys, ...args);
+    return slots.map((slot) =>
+      typeof slot === 'number' ? sent.then((all) => all[slot] ?? undefined) : Promise.reject(slot),
     );
-    return cancelled ?? undefined;
   }
 
   async read(runId: string, after?: string): Promise<FeedEntry[]> {

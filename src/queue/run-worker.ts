@@ -77,7 +77,6 @@ function positive(value: number | undefined, name: string, fallback: number): nu
 export class RunWorker {
   /** This worker's id (`host/pid/random`), as feed events name it. */
   readonly id = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  private readonly redis: Redis;
   private readonly bull: Redis;
   private readonly subscriber: SharedSubscriber;
   private readonly consumer: BullConsumer;
@@ -107,14 +106,16 @@ export class RunWorker {
       throw new QueueError('lanes must name at least one lane', { reason: 'invalid-options' });
     this.agents = registryMap(options.agents);
     this.limits = resolveLimits(options.limits);
-    this.redis = connectRedis(options.connection, onError, 'golem-worker', true);
-    this.bull = connectRedis(options.connection, onError, 'golem-worker-bull');
+    // One connection for BullMQ's commands and golem's: Redis applies them in the order they are
+    // sent, so a run's ending, sent just before its job's outcome, is in the feed before the job
+    // settles — without waiting for its reply (`orderedWithJobs`).
+    this.bull = connectRedis(options.connection, onError, 'golem-worker');
     this.subscriber = new SharedSubscriber(() =>
       connectRedis(options.connection, onError, 'golem-worker-sub'),
     );
-    this.feed = new RedisFeed(this.redis, keys, this.subscriber, options.feed);
-    this.control = new RedisControl(this.redis, keys, this.subscriber, 2_592_000_000);
-    this.publisher = new FeedPublisher(this.feed, onError);
+    this.feed = new RedisFeed(this.bull, keys, this.subscriber, options.feed);
+    this.control = new RedisControl(this.bull, keys, this.subscriber, 2_592_000_000);
+    this.publisher = new FeedPublisher(this.feed, onError, { orderedWithJobs: true });
     this.consumer = new BullConsumer(
       this.bull,
       keys,
@@ -163,7 +164,6 @@ export class RunWorker {
       const sub = this.subscriber.connected;
       this.subscriber.clear();
       if (sub !== undefined) await closeRedis(sub);
-      await closeRedis(this.redis);
       await closeRedis(this.bull);
     })();
     return this.closing;

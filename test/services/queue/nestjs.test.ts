@@ -13,7 +13,12 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import type { RunContext } from 'golem';
 import { Agent, DEPS_TYPE, NoArgs, PAUSABLE_TYPE, Tool } from 'golem/decorators';
 import { GolemModule, GolemNestError } from 'golem/nestjs';
-import { GolemQueueModule, GolemQueueWorker, InjectRunQueue } from 'golem/nestjs/queue';
+import {
+  GolemQueueModule,
+  GolemQueueWorker,
+  getRunQueueToken,
+  InjectRunQueue,
+} from 'golem/nestjs/queue';
 import type { RunQueue } from 'golem/queue';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { FunctionModel, textResponse, toolCallResponse } from 'golem/testing';
@@ -84,9 +89,10 @@ async function start(...imports: unknown[]): Promise<TestingModule> {
 }
 
 test('a Nest worker runs the enqueued class with its injected service; the decision comes from the HTTP side', async () => {
-  const queueRoot = GolemQueueModule.forRoot({ connection: REDIS_URL, prefix, store });
+  // The worker's queue module shares GolemModule's store; the HTTP side names it itself.
+  const queueRoot = GolemQueueModule.forRoot({ connection: REDIS_URL, prefix });
   const worker = await start(
-    GolemModule.forRoot({ defaultModel: model }),
+    GolemModule.forRoot({ defaultModel: model, store }),
     RefundModule,
     queueRoot,
     GolemQueueModule.registerWorker({ agents: [RefundAgent], concurrency: 2 }),
@@ -96,6 +102,7 @@ test('a Nest worker runs the enqueued class with its injected service; the decis
     { module: class HttpModule {}, providers: [Refunds] },
   );
   expect(worker.get(GolemQueueWorker).worker?.id).toEqual(expect.any(String));
+  expect(worker.get<RunQueue>(getRunQueueToken()).store).toBe(store);
   const { runs } = http.get(Refunds);
 
   const { runId } = await runs.enqueue(RefundAgent, 'Refund me', { deps: { customer: 'Ada' } });

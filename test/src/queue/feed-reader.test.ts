@@ -1,7 +1,9 @@
 /**
  * Reading a run's feed: the backlog, then live entries, in order and without duplicates, from a
- * cursor; trimmed entries as one `gap`; the store's ending when the feed is gone. Against an
- * in-memory implementation of the feed port (the Redis one is exercised by the services suite).
+ * cursor; trimmed entries as one `gap`; the store's ending when the feed is gone. Writing it (the
+ * worker's publisher): one append per run per event-loop turn, every run's together, endings at
+ * once. Against in-memory implementations of the feed port (the Redis one is exercised by the
+ * services suite).
  */
 import type { FeedEntry, RunFeedEvent, RunFeedPort } from 'golem/queue';
 import { readFeed } from '../../../src/queue/feed-reader';
@@ -111,12 +113,12 @@ test('an empty feed falls back to the stored ending; an abort ends the read quie
   expect(await reading).toEqual([]);
 });
 
-test('the publisher batches what a run emits while an append is in flight, in order', async () => {
+test('the publisher sends what a run emits during one turn as one append, in order', async () => {
   const feed = new MemoryFeed();
   const publisher = new FeedPublisher(feed, () => undefined);
   publisher.push('r', started);
   for (const c of ['a', 'b', 'c']) publisher.push('r', delta(c));
-  await publisher.send('r', done);
+  await publisher.end('r', done);
   expect(feed.entries.map((e) => e.event)).toEqual([
     started,
     delta('a'),
@@ -135,36 +137,77 @@ test('a feed that fails is reported, never thrown into the run', async () => {
     listen: () => Promise.resolve(() => Promise.resolve()),
   };
   const publisher = new FeedPublisher(broken, (e) => errors.push(e));
-  await publisher.send('r', done);
+  await publisher.end('r', done);
   expect(await publisher.begin('r', started)).toBeUndefined();
-  expect(errors.map((e) => e.message)).toEqual(['down', 'down']);
+  const throwing: RunFeedPort = {
+    ...broken,
+    append: () => {
+      throw new Error('not JSON');
+    },
+  };
+  await new FeedPublisher(throwing, (e) => errors.push(e)).end('r', done);
+  expect(errors.map((e) => e.message)).toEqual(['down', 'down', 'not JSON']);
 });
 
-test('an ending is sent while earlier events are still being written, and waits for its own write', async () => {
-  const sent: RunFeedEvent[][] = [];
+/** A feed whose appends stay unwritten until released; `appendMany` when asked. */
+function slowFeed(many: boolean) {
+  const sent: { runId: string; events: RunFeedEvent[] }[][] = [];
   const release: (() => void)[] = [];
-  const slow: RunFeedPort = {
-    append: (_runId, events) => {
-      sent.push([...events]);
-      return new Promise((resolve) => {
-        release.push(() => {
-          resolve(undefined);
-        });
+  const one = (runId: string): Promise<string | undefined> =>
+    new Promise((resolve) => {
+      release.push(() => {
+        resolve(runId === 'cancelled' ? 'stop' : undefined);
       });
+    });
+  const feed: RunFeedPort = {
+    append: (runId, events) => {
+      sent.push([{ runId, events: [...events] }]);
+      return one(runId);
     },
     read: () => Promise.resolve([]),
     listen: () => Promise.resolve(() => Promise.resolve()),
+    ...(many && {
+      appendMany: (batches) => {
+        sent.push(batches.map((b) => ({ runId: b.runId, events: [...b.events] })));
+        return batches.map((b) => one(b.runId));
+      },
+    }),
   };
-  const publisher = new FeedPublisher(slow, () => undefined);
-  publisher.push('r', started);
-  await Promise.resolve(); // the tick ends: the first batch is sent
-  let ended = false;
-  const ending = publisher.send('r', done).then(() => (ended = true));
+  return { feed, sent, release };
+}
+
+test("every run's batch of a turn goes out together, each run's cancellation to its own", async () => {
+  const { feed, sent, release } = slowFeed(true);
+  const publisher = new FeedPublisher(feed, () => undefined);
+  const a = publisher.begin('a', started);
+  const b = publisher.begin('cancelled', started);
+  publisher.push('a', delta('x'));
+  expect(sent).toEqual([]); // nothing before the turn ends
   await new Promise((resolve) => setImmediate(resolve));
-  // Both batches are out, in order, although the first is not written yet.
-  expect(sent).toEqual([[started], [done]]);
-  release[1]!();
-  release[0]!();
-  await ending;
-  expect(ended).toBe(true);
+  expect(sent).toEqual([
+    [
+      { runId: 'a', events: [started, delta('x')] },
+      { runId: 'cancelled', events: [started] },
+    ],
+  ]);
+  for (const r of release) r();
+  expect([await a, await b]).toEqual([undefined, 'stop']);
+});
+
+test('an ending goes out at once, behind the batches in flight, and waits for its write unless ordered with the jobs', async () => {
+  for (const ordered of [false, true]) {
+    const { feed, sent, release } = slowFeed(false);
+    const publisher = new FeedPublisher(feed, () => undefined, { orderedWithJobs: ordered });
+    publisher.push('r', started);
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is sent
+    let ended = false;
+    const ending = publisher.end('r', done).then(() => (ended = true));
+    // Sent in the same turn, although the first batch is not written yet.
+    expect(sent).toEqual([[{ runId: 'r', events: [started] }], [{ runId: 'r', events: [done] }]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(ordered);
+    for (const r of release) r();
+    await ending;
+    expect(ended).toBe(true);
+  }
 });
