@@ -1,7 +1,8 @@
 /**
  * `close()` leaves nothing that keeps the process alive: after calls, call timeouts (streams the
- * server keeps open, task polling), failures and a server that vanished, a child process exits
- * within 100 ms of `close()` resolving — measured with the `exit` event's timestamp.
+ * server keeps open, task polling), failures and a server that vanished, a child process has no
+ * ref'd timer, open socket or live child left when `close()` resolves, and exits on its own.
+ * No wall-clock bound: a busy machine only makes the exit slower, never the answer different.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ afterAll(() => everything.stop());
 /** Runs the probe with `args`; resolves with its report. */
 function probe(
   ...args: string[]
-): Promise<{ exitAfterClose: number; code: number | null; stderr: string }> {
+): Promise<{ lingering: string[] | undefined; code: number | null; stderr: string }> {
   const child = spawn(
     process.execPath,
     ['-r', '@swc-node/register', join(__dirname, 'exit-probe.ts'), ...args],
@@ -32,8 +33,8 @@ function probe(
   return new Promise((resolve) => {
     child.once('close', (code) => {
       const line = stdout.trim().split('\n').at(-1) ?? '{}';
-      const report = JSON.parse(line) as { exitAfterClose?: number };
-      resolve({ exitAfterClose: report.exitAfterClose ?? Number.NaN, code, stderr });
+      const report = JSON.parse(line) as { lingering?: string[] };
+      resolve({ lingering: report.lingering, code, stderr });
     });
   });
 }
@@ -43,11 +44,10 @@ test.each([
   ['stdio: the same sequence', 'stdio-timeout'],
   ['HTTP: the server refuses the connection (no client to close)', 'http-refused'],
 ])(
-  '%s: exits within 100 ms of close()',
+  '%s: nothing is left to keep the process alive after close()',
   async (_label, scenario) => {
     const result = await probe(scenario, everything.url);
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(result.exitAfterClose).toBeLessThan(100);
+    expect(result).toEqual({ lingering: [], code: 0, stderr: '' });
   },
   30_000,
 );
@@ -56,8 +56,7 @@ test('HTTP: the server process dies mid-session: close() still leaves nothing be
   const doomed = await startEverythingHttp();
   try {
     const result = await probe('http-server-gone', doomed.url, String(doomed.child.pid));
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(result.exitAfterClose).toBeLessThan(100);
+    expect(result).toEqual({ lingering: [], code: 0, stderr: '' });
   } finally {
     await doomed.stop();
   }

@@ -19,6 +19,7 @@ import {
 } from 'golem/mcp';
 import { call, caught, caughtAs, named } from './support';
 
+let waiting: () => void = () => undefined;
 let cancelled: (reason: unknown) => void = () => undefined;
 const add = defineTool({
   name: 'add',
@@ -64,6 +65,7 @@ const tools = [
           cancelled(ctx.signal.reason);
           reject(ctx.signal.reason as Error);
         });
+        waiting();
       }),
   }),
   defineTool<{ user: string }>({
@@ -185,6 +187,9 @@ describe('with the official SDK client', () => {
   });
 
   test('a client cancellation aborts the tool signal', async () => {
+    const started = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
     const seen = new Promise<unknown>((resolve) => {
       cancelled = resolve;
     });
@@ -192,9 +197,10 @@ describe('with the official SDK client', () => {
     const pending = sdk.callTool({ name: 'wait', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    setImmediate(() => {
-      controller.abort(new Error('client gave up'));
-    });
+    // The cancellation is a separate POST: sent before the call reached the tool, it could
+    // overtake the call or find nothing to cancel. Abort once the tool is waiting.
+    await started;
+    controller.abort(new Error('client gave up'));
     await expect(pending).rejects.toThrow();
     expect(String(await seen)).toContain('client gave up');
   });

@@ -51,10 +51,17 @@ server.registerTool(
   { description: 'Wait until cancelled.' },
   (extra) =>
     new Promise((resolve) => {
-      extra.signal.addEventListener('abort', () => {
+      const record = () => {
         cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason) });
         resolve(text('cancelled'));
-      });
+      };
+      // A server busy for the whole call timeout reads the call and its cancellation together:
+      // the SDK aborts the signal before this handler runs, and no abort event follows.
+      if (extra.signal.aborted) {
+        record();
+        return;
+      }
+      extra.signal.addEventListener('abort', record);
       // Tells a caller that asked for progress that the call is now waiting here.
       const token = extra._meta?.progressToken;
       if (token !== undefined) {

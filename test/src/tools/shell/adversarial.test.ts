@@ -1,5 +1,5 @@
 import childProcess from 'node:child_process';
-import { existsSync, readFileSync, watch } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelRetry, isDeadlineExceeded } from 'golem';
@@ -10,7 +10,16 @@ import {
   MAX_SEGMENTS,
   shell,
 } from 'golem/tools/shell';
-import { context, reasonOf, isGone, nodeArgv, rejection, tempDir } from './support';
+import {
+  context,
+  fakeTimeoutsOnly,
+  isGone,
+  nodeArgv,
+  reasonOf,
+  rejection,
+  tempDir,
+  untilWritten,
+} from './support';
 
 let dir: string;
 
@@ -258,10 +267,25 @@ describe('ADV-20 execution hygiene', () => {
     );
 
   test('on timeout the whole process group dies, grandchildren included', async () => {
+    // Only setTimeout is fake, moved on once the grandchild exists: on a busy machine a real
+    // 2 s timer could fire before two Node processes have even started.
+    fakeTimeoutsOnly();
     const marker = join(dir, 'marker-timeout');
-    const error = await rejection(shell({ dir, timeout: 2000 }), {
-      argv: forking(marker, 'setInterval(() => {}, 1000);'),
-    });
+    const pidFile = join(dir, 'pid-timeout');
+    let error: Error;
+    try {
+      const pending = rejection(shell({ dir, timeout: 2000 }), {
+        argv: forking(
+          marker,
+          `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(grandchild.pid)); setInterval(() => {}, 1000);`,
+        ),
+      });
+      await untilWritten(dir, pidFile);
+      jest.advanceTimersByTime(2000);
+      error = await pending;
+    } finally {
+      jest.useRealTimers();
+    }
     expect(CommandTimeoutError.is(error)).toBe(true);
     expect(isDeadlineExceeded(error)).toBe(true);
     const output = CommandTimeoutError.is(error) ? error.output : '';
@@ -284,14 +308,7 @@ describe('ADV-20 execution hygiene', () => {
       },
       context(controller.signal),
     );
-    await new Promise<void>((resolve) => {
-      const watcher = watch(dir, () => {
-        if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '') {
-          watcher.close();
-          resolve();
-        }
-      });
-    });
+    await untilWritten(dir, pidFile);
     controller.abort('stop');
     const error = await pending;
     expect(isGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,4 +68,35 @@ export function isGone(pid: number): boolean {
 export function reasonOf(error: unknown): string {
   if (!ModelRetry.is(error)) throw new Error(`expected a ModelRetry, got ${String(error)}`);
   return error.reason;
+}
+
+/** Resolves once `file` in `dir` holds something (a command wrote a pid there): no polling. */
+export function untilWritten(dir: string, file: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const watcher = watch(dir, () => {
+      if (existsSync(file) && readFileSync(file, 'utf8') !== '') {
+        watcher.close();
+        resolve();
+      }
+    });
+  });
+}
+
+/**
+ * Jest's fake clock for setTimeout and clearTimeout only (the shell tool's timeout); child
+ * processes, sockets and fs.watch keep real time. Undo with `jest.useRealTimers()`.
+ */
+export function fakeTimeoutsOnly(): void {
+  jest.useFakeTimers({
+    doNotFake: [
+      'nextTick',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'Date',
+      'hrtime',
+    ],
+  });
 }
