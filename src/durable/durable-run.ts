@@ -65,9 +65,13 @@ function checkId(kind: string, id: unknown): string {
   return id;
 }
 
+/** This process's part of a lease owner, read once (`hostname()` is a system call). */
+let processOwner: string | undefined;
+
 /** A fresh lease owner: host, process and a random suffix (one per run segment). */
 function leaseOwner(): string {
-  return `${hostname()}/${process.pid}/${newUuid().slice(0, 8)}`;
+  processOwner ??= `${hostname()}/${process.pid}`;
+  return `${processOwner}/${newUuid().slice(0, 8)}`;
 }
 
 function nonSystem(messages: readonly Message[]): Message[] {
