@@ -155,7 +155,12 @@ async function childSubscriber() {
 
 function spawn(role, extra) {
   const argv = [`--role=${role}`, ...Object.entries(extra).map(([k, v]) => `--${k}=${v}`)];
-  const child = fork(__filename, argv, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // GOLEM_BENCH_CHILD_ARGS: extra node flags for the children, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const execArgv = (process.env.GOLEM_BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean);
+  const child = fork(__filename, argv, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${role} exited (${code})`)));

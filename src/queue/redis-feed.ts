@@ -83,6 +83,8 @@ export class RedisFeed implements RunFeedPort {
     private readonly keys: QueueKeys,
     private readonly subscriber: SharedSubscriber,
     retention: FeedRetention = {},
+    /** Called just before each append is sent (the worker holds its socket's writes). */
+    private readonly beforeSend?: () => void,
   ) {
     this.maxLength = retention.maxLength ?? 10_000;
     this.ttlMs = retention.ttlMs ?? 86_400_000;
@@ -116,6 +118,7 @@ export class RedisFeed implements RunFeedPort {
       keys.push(this.keys.feed(runId), this.keys.feedSeq(runId), this.keys.cancel(runId));
       args.push(json.length, ...json);
     }
+    if (keys.length > 0) this.beforeSend?.();
     const sent =
       keys.length === 0
         ? Promise.resolve([])

@@ -19,6 +19,7 @@ import { RedisFeed } from './redis-feed';
 import type { AgentEntry, AgentRegistry } from './registry';
 import { registryMap } from './registry';
 import { SharedSubscriber } from './subscriber';
+import { WriteCoalescer } from './write-coalescer';
 
 /** A lane a worker consumes: a queue with its own concurrency and rate limit. */
 export interface LaneOptions {
@@ -113,7 +114,11 @@ export class RunWorker {
     this.subscriber = new SharedSubscriber(() =>
       connectRedis(options.connection, onError, 'golem-worker-sub'),
     );
-    this.feed = new RedisFeed(this.bull, keys, this.subscriber, options.feed);
+    // A run's appends and BullMQ's commands sent in one turn leave in one socket write.
+    const coalescer = new WriteCoalescer(this.bull);
+    this.feed = new RedisFeed(this.bull, keys, this.subscriber, options.feed, () => {
+      coalescer.hold();
+    });
     this.control = new RedisControl(this.bull, keys, this.subscriber, 2_592_000_000);
     this.publisher = new FeedPublisher(this.feed, onError, { orderedWithJobs: true });
     this.consumer = new BullConsumer(
