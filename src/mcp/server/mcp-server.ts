@@ -10,7 +10,7 @@ import { resolveTimeout } from '../option-checks';
 import { DEFAULT_CALL_TIMEOUT } from '../options';
 import type { McpRequestInfo, McpServeOptions } from './serve-options';
 import { loadServerSdk, type McpServerSdk } from './server-sdk';
-import { runServedTool } from './tool-call';
+import { failure, runServedTool } from './tool-call';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -133,8 +133,10 @@ export class McpToolServer<Deps = undefined> {
               };
         if (notification !== undefined) extra.sendNotification(notification).catch(() => undefined);
       };
-      return runServedTool(tool, request.params.arguments, {
-        deps: options.depsFor === undefined ? (options.deps as Deps) : await options.depsFor(info),
+      const { depsFor } = options;
+      const call = {
+        deps:
+          depsFor === undefined ? () => options.deps as Deps : () => depsFor.call(options, info),
         signal: extra.signal,
         callId: String(extra.requestId),
         timeout: this.timeout,
@@ -142,7 +144,14 @@ export class McpToolServer<Deps = undefined> {
         exposeErrors: options.exposeErrors === true,
         onError: options.onError,
         report,
-      });
+      };
+      try {
+        return await runServedTool(tool, request.params.arguments, call);
+      } catch (error) {
+        // runServedTool answers every failure itself; this is the last line: whatever escapes
+        // becomes the same hidden-by-default `isError` result, never a JSON-RPC error message.
+        return failure(tool.name, error, call);
+      }
     });
     return server;
   }

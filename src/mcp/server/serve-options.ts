@@ -32,7 +32,11 @@ export interface McpServeOptions<Deps = undefined> {
   agents?: readonly McpServedAgent<Deps>[];
   /** The `deps` every call receives. */
   deps?: Deps;
-  /** Builds the `deps` of each call from the request (per-user dependencies); wins over `deps`. */
+  /**
+   * Builds the `deps` of each call from the request (per-user dependencies); wins over `deps`.
+   * It runs under the call's deadline; a throw or rejection answers `tool <name> failed` like a
+   * failing tool (its message only with `exposeErrors`; `onError` sees it).
+   */
   depsFor?: (request: McpRequestInfo) => Deps | Promise<Deps>;
   /** Deadline in ms of a call whose tool sets no `timeout`; default 60 000; 0 = none. */
   timeout?: number;

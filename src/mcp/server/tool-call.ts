@@ -9,7 +9,8 @@ import type { Tool } from '../../tool/tool';
 
 /** What one call needs besides the tool and its arguments. Internal. */
 export interface CallContext<Deps> {
-  deps: Deps;
+  /** Builds the call's `deps` (a `depsFor` of the request); a failure is the call's failure. */
+  deps: () => Deps | Promise<Deps>;
   /** Aborts when the client cancels the request (or the session ends). */
   signal: AbortSignal;
   callId: string;
@@ -32,7 +33,8 @@ function errorResult(text: string): CallToolResult {
  * `ModelRetry` → `isError` with its message (the calling model may correct itself); arguments
  * failing the schema → `isError` naming the problem; a passed deadline or a cancellation →
  * `isError` saying so; a tool that needs approval or defers → `isError` (an MCP server cannot
- * pause); anything else → `isError` `tool <name> failed` (with the message if `exposeErrors`).
+ * pause); anything else — a `deps` factory that throws included — → `isError`
+ * `tool <name> failed` (with the message if `exposeErrors`). It never rejects.
  */
 export async function runServedTool<Deps>(
   tool: Tool<Deps>,
@@ -41,7 +43,12 @@ export async function runServedTool<Deps>(
 ): Promise<CallToolResult> {
   const input = args ?? {};
   if (!isRecord(input)) return errorResult(`the arguments of ${tool.name} must be a JSON object`);
-  const problem = call.validate?.(input);
+  let problem: string | undefined;
+  try {
+    problem = call.validate?.(input);
+  } catch (error) {
+    return failure(tool.name, error, call);
+  }
   if (problem !== undefined) return errorResult(`invalid arguments for ${tool.name}: ${problem}`);
   if (tool.approval !== undefined && tool.approval !== false) {
     return errorResult(
@@ -54,20 +61,22 @@ export async function runServedTool<Deps>(
     timer.abort(new DeadlineExceededError(`tool "${tool.name}" exceeded its timeout of ${ms} ms`));
   }, ms);
   const signal = AbortSignal.any([call.signal, timer.signal]);
-  const ctx: ToolContext<Deps> = {
-    deps: call.deps,
-    signal,
-    callId: call.callId,
-    toolName: tool.name,
-    rawArgs: JSON.stringify(input),
-    approved: false,
-    retry: 0,
-    report: call.report,
-  };
   try {
+    // The deps are built under the call's deadline and cancellation, like the tool's own work.
+    const deps = await abortable(Promise.resolve().then(call.deps), signal);
+    const ctx: ToolContext<Deps> = {
+      deps,
+      signal,
+      callId: call.callId,
+      toolName: tool.name,
+      rawArgs: JSON.stringify(input),
+      approved: false,
+      retry: 0,
+      report: call.report,
+    };
     const text: unknown = await abortable(Promise.resolve(tool.execute(input, ctx)), signal);
     if (typeof text !== 'string')
-      return failure(tool, new TypeError(`returned ${typeof text}, not text`), call);
+      return failure(tool.name, new TypeError(`returned ${typeof text}, not text`), call);
     return { content: [{ type: 'text', text }] };
   } catch (error) {
     if (timer.signal.aborted)
@@ -79,22 +88,30 @@ export async function runServedTool<Deps>(
         `tool ${tool.name} deferred its call, which this MCP server cannot pause for`,
       );
     }
-    return failure(tool, error, call);
+    return failure(tool.name, error, call);
   } finally {
     clearTimeout(handle);
   }
 }
 
-function failure<Deps>(tool: Tool<Deps>, error: unknown, call: CallContext<Deps>): CallToolResult {
+/**
+ * The answer to a call that failed unexpectedly: `onError` observes the error, the client gets
+ * `tool <name> failed` — with the error's message only when `exposeErrors` is set.
+ */
+export function failure(
+  toolName: string,
+  error: unknown,
+  call: Pick<CallContext<unknown>, 'exposeErrors' | 'onError'>,
+): CallToolResult {
   try {
-    call.onError?.(error, tool.name);
+    call.onError?.(error, toolName);
   } catch {
     // An observer never changes the answer.
   }
   return errorResult(
     call.exposeErrors
-      ? `tool ${tool.name} failed: ${describeError(error)}`
-      : `tool ${tool.name} failed`,
+      ? `tool ${toolName} failed: ${describeError(error)}`
+      : `tool ${toolName} failed`,
   );
 }
 
