@@ -5,7 +5,7 @@ import {
   type InjectionToken,
   type Provider,
 } from '@nestjs/common';
-import { ContextIdFactory, ModulesContainer, REQUEST } from '@nestjs/core';
+import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
 import type { Model, RunObserver, RunStore, Tool } from '../src/index';
 import { agentFromClass } from '../decorators/index';
 import { GolemNestError, nameOf } from './errors';
@@ -98,6 +98,8 @@ function checkScope(scope: unknown, agent?: string): AgentScope | undefined {
 }
 
 function checkEntry(entry: unknown, index: number, defaults: GolemFeatureOptions): Entry {
+  // An undefined (or null) entry is a class a circular import has not defined yet: say so.
+  if (entry === undefined || entry === null) definitionOf(entry, `${WHERE} (agents[${index}])`);
   const registration: Partial<AgentRegistration> =
     typeof entry === 'function' ? { agent: entry as AgentClass } : isRecord(entry) ? entry : {};
   if (typeof entry !== 'function' && !isRecord(entry))
@@ -145,15 +147,39 @@ type Seen = GolemObservability | undefined;
 /** The root module's run store (or its stand-in), optional like the observability. */
 const STORE = { token: getRunStoreToken(), optional: true } as const;
 
+/** Contexts made for requests registered through `ModuleRef` (they carry no context id). */
+const madeContexts = new WeakMap<object, ContextId>();
+
+/**
+ * The Nest context to build a request-scoped agent in. An HTTP request carries the id of its
+ * context. A request registered by hand (`moduleRef.registerRequestByContextId(request,
+ * ContextIdFactory.create())`) carries none and its context id cannot be read back, so the agent
+ * gets a context of its own — one per request object — with the same request registered in it:
+ * its `REQUEST`-scoped providers see that request. Resolved with no request at all, the agent
+ * still gets a context of its own (never the singletons').
+ */
+function contextOf(request: object | null | undefined, host: FeatureHost): ContextId {
+  if (request === undefined || request === null) return ContextIdFactory.create();
+  const carried = ContextIdFactory.getByRequest(request);
+  // Without a carried id, every call makes a new one.
+  if (carried === ContextIdFactory.getByRequest(request)) return carried;
+  let made = madeContexts.get(request);
+  if (made === undefined) {
+    made = carried;
+    madeContexts.set(request, made);
+    host.ref.registerRequestByContextId(request, made);
+  }
+  return made;
+}
+
 async function buildAgent(
   entry: Entry,
   host: FeatureHost,
   model: Model,
   seen: Seen,
   runStore: RunStore | undefined,
-  request?: object,
+  contextId?: ContextId,
 ): Promise<unknown> {
-  const contextId = request === undefined ? undefined : ContextIdFactory.getByRequest(request);
   const instance = await host.create(entry.target, contextId);
   const { tools } = entry;
   const extra = isToolsFactory(tools)
@@ -251,8 +277,8 @@ export function featureModule(
               model: Model,
               seen: Seen,
               store: RunStore | undefined,
-              request: object,
-            ) => buildAgent(entry, host, model, seen, store, request),
+              request: object | null | undefined,
+            ) => buildAgent(entry, host, model, seen, store, contextOf(request, host)),
           }
         : {
             provide: token,
