@@ -135,6 +135,13 @@ export interface RunOptionsBase {
   runId?: string;
   /** Checkpoint this run in this store instead of the agent's `store`. */
   store?: RunStore;
+  /**
+   * Who the stored run belongs to (a tenant or user key; needs a store). A run started with an
+   * owner is stored with it (and so is a conversation it creates); `resume`, `resumeRun`,
+   * `loadRun` and `listRuns` given an owner see only that owner's runs — any other is reported
+   * exactly as a run that does not exist. Without `owner` a call is unscoped (an operator's).
+   */
+  owner?: string;
 }
 
 /** Run options; `deps` is required unless `Deps` admits `undefined`. */

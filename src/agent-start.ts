@@ -180,9 +180,14 @@ export function storeFor(
   agentStore: RunStore | undefined,
 ): RunStore | undefined {
   const store = options.store ?? agentStore;
-  if (store === undefined && (options.conversation !== undefined || options.runId !== undefined))
+  if (
+    store === undefined &&
+    (options.conversation !== undefined ||
+      options.runId !== undefined ||
+      options.owner !== undefined)
+  )
     throw new RunInputError(
-      '`conversation` and `runId` need a run store: configure `store` on the agent or pass { store }',
+      '`conversation`, `runId` and `owner` need a run store: configure `store` on the agent or pass { store }',
     );
   return store;
 }

@@ -231,6 +231,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): DurableHost<Deps, Output> {
     return {
       name: this.name,
+      owner: options.owner,
       engine: this.engine,
       decoder: this.decoder,
       prepare: (prompt, history, onDelta) => this.prepare(prompt, { ...options, history }, onDelta),

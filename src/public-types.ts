@@ -169,4 +169,5 @@ export type {
   StoreErrorReason,
   StoreErrorInit,
   StoreOptions,
+  ReadScope,
 } from './durable/index';

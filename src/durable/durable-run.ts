@@ -16,6 +16,14 @@ import type { RunStore } from './port';
 import type { RunRecord, StoredRun } from './records';
 import { decodeConversation, decodeRun, messagesJson } from './records';
 import { Recorder } from './recorder';
+import type { RunScope } from './access';
+import {
+  checkOwner,
+  conversationNotFound,
+  conversationVisible,
+  runNotFound,
+  runVisible,
+} from './access';
 import { acquireRun, startRun } from './store-ops';
 import { StoreError } from './store-error';
 
@@ -30,6 +38,8 @@ function newUuid(): string {
 /** What the durable layer needs from an agent. Internal. */
 export interface DurableHost<Deps, Output> {
   readonly name: string;
+  /** The `owner` option of the call: who the run belongs to, or (resumes) who asks for it. */
+  readonly owner?: string | undefined;
   readonly engine: EngineConfig<Deps>;
   readonly decoder: OutputDecoder<Output>;
   /** The run-start pipeline on `history`: a state whose messages end with the prompt. */
@@ -87,6 +97,7 @@ export async function runStored<Deps, Output>(
   onDelta: DeltaHandler | undefined,
 ): Promise<Result<Output>> {
   const runId = options.runId === undefined ? newUuid() : checkId('runId', options.runId);
+  const owner = checkOwner(host.owner);
   let history = options.history ?? [];
   let conversationVersion: number | undefined;
   const conversationId =
@@ -97,6 +108,8 @@ export async function runStored<Deps, Output>(
         'pass either `history` or `conversation`, not both: a stored conversation is its own history',
       );
     const stored = await store.getConversation(conversationId);
+    if (stored !== undefined && !conversationVisible(stored, { owner }))
+      throw conversationNotFound(conversationId);
     history = stored === undefined ? [] : decodeConversation(stored).messages;
     conversationVersion = stored?.version ?? 0;
   }
@@ -123,6 +136,7 @@ export async function runStored<Deps, Output>(
       leaseOwner: leaseOwner(),
       leaseExpiresAt: now + store.leaseMs,
       version: 1,
+      owner: owner ?? null,
     };
     await startRun(store, row, conversationVersion);
     const recorder = new Recorder(store, row);
@@ -141,8 +155,9 @@ export async function resumeStored<Deps, Output>(
   results: DeferredResults,
 ): Promise<Result<Output>> {
   const id = checkId('runId', runId);
-  await readable(store, id); // a corrupt run is refused before its lease is taken
-  const row = await acquireRun(store, id, leaseOwner(), 'resume');
+  const scope = scopeOf(host);
+  await readable(store, id, scope); // a corrupt or foreign run is refused before its lease is taken
+  const row = await acquireRun(store, id, leaseOwner(), 'resume', scope);
   const record = decodeRun(row);
   const recorder = new Recorder(store, row, record.inFlight);
   let state: RunState<Deps>;
@@ -180,10 +195,11 @@ export async function continueStored<Deps, Output>(
   runId: string,
 ): Promise<Result<Output>> {
   const id = checkId('runId', runId);
-  const before = await readable(store, id);
+  const scope = scopeOf(host);
+  const before = await readable(store, id, scope);
   if (before.status === 'paused' && before.pending !== undefined)
     return { ...evidence(before), output: undefined, pending: before.pending, runId: id };
-  const row = await acquireRun(store, id, leaseOwner(), 'continue');
+  const row = await acquireRun(store, id, leaseOwner(), 'continue', scope);
   const record = decodeRun(row);
   const recorder = new Recorder(store, row, record.inFlight);
   const state = new RunState(host.settings(), record.messages);
@@ -217,11 +233,18 @@ export async function continueStored<Deps, Output>(
   }
 }
 
-/** The stored run `id`, decoded: `not-found` or `corrupt` StoreErrors before anything is written. */
-async function readable(store: RunStore, id: string): Promise<RunRecord> {
+/** Who a resume speaks for: the resuming agent, and the call's owner when it names one. */
+function scopeOf(host: { name: string; owner?: string | undefined }): RunScope {
+  return { agent: host.name, owner: checkOwner(host.owner) };
+}
+
+/**
+ * The stored run `id`, decoded: `not-found` (also for a run of another agent or owner) or
+ * `corrupt` StoreErrors before anything is written.
+ */
+async function readable(store: RunStore, id: string, scope: RunScope): Promise<RunRecord> {
   const stored = await store.getRun(id);
-  if (stored === undefined)
-    throw new StoreError(`no stored run has the id "${id}"`, { reason: 'not-found', runId: id });
+  if (stored === undefined || !runVisible(stored, scope)) throw runNotFound(id, scope);
   return decodeRun(stored);
 }
 

@@ -8,6 +8,8 @@ export interface UnstartedRun {
   runId: string;
   agent: string;
   conversationId?: string | undefined;
+  /** Who the run belongs to (the `owner` it was submitted with). */
+  owner?: string | undefined;
   prompt?: string | undefined;
   /** Recorded as the error's stage (e.g. `queue`). */
   stage: string;
@@ -42,6 +44,7 @@ export async function recordUnstarted(store: RunStore, run: UnstartedRun): Promi
     leaseExpiresAt: null,
     version: 1,
     output: null,
+    owner: run.owner ?? null,
   };
   return store.transaction(async (tx) => {
     if ((await tx.getRun(run.runId)) !== undefined) return false;

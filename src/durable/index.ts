@@ -12,4 +12,5 @@ export { StoreError } from './store-error';
 export type { StoreOptions } from './store-options';
 export { DEFAULT_LEASE_MS } from './store-options';
 export { loadRun, loadConversation, listRuns } from './queries';
+export type { ReadScope } from './queries';
 export { INTERRUPTED_CALL_REASON } from './interrupted-call';

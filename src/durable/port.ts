@@ -8,6 +8,11 @@ export interface RunFilter {
   agent?: string;
   /** Only runs on this conversation. */
   conversationId?: string;
+  /**
+   * Only runs of this owner (the tenant or user key given at start). Golem's `listRuns` passes it;
+   * a store adapter filters on it like on `agent`.
+   */
+  owner?: string;
   /** At most this many, newest `updatedAt` first; default 100. */
   limit?: number;
 }

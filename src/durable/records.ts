@@ -48,6 +48,11 @@ export interface StoredRun {
    * adapters store it verbatim like every other field.
    */
   output?: string | null;
+  /**
+   * Who the run belongs to (a tenant or user key given at start), or `null`. Optional so adapters
+   * written before schema version 3 keep compiling; adapters store it verbatim.
+   */
+  owner?: string | null;
 }
 
 /** A conversation as a store keeps it: its messages (durable codec JSON) and the run using it. */
@@ -59,6 +64,8 @@ export interface StoredConversation {
   version: number;
   createdAt: number;
   updatedAt: number;
+  /** Who the conversation belongs to (set by the run that created it), or `null`. */
+  owner?: string | null;
 }
 
 /** A stored run, decoded and validated. */
@@ -91,6 +98,8 @@ export interface RunRecord {
    * schema version 2, and for outputs JSON cannot represent.
    */
   output: unknown;
+  /** Who the run belongs to (the `owner` it was started with); `undefined` when it has none. */
+  owner: string | undefined;
 }
 
 /** A stored conversation, decoded. */
@@ -102,6 +111,8 @@ export interface ConversationRecord {
   version: number;
   createdAt: number;
   updatedAt: number;
+  /** Who the conversation belongs to; `undefined` when it has none. */
+  owner: string | undefined;
 }
 
 /** Each message's encoding, computed once per message object. */
@@ -249,6 +260,7 @@ export function decodeRun(row: StoredRun): RunRecord {
     lease,
     version: count(row, 'version'),
     output: json(row, 'output'),
+    owner: typeof row.owner === 'string' ? row.owner : undefined,
   };
 }
 
@@ -272,5 +284,6 @@ export function decodeConversation(row: StoredConversation): ConversationRecord 
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    owner: typeof row.owner === 'string' ? row.owner : undefined,
   };
 }

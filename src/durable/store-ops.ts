@@ -3,6 +3,8 @@ import type { RunStore, StoreTransaction, WriteOptions } from './port';
 import type { StoredConversation, StoredRun } from './records';
 import { messagesJson } from './records';
 import { StoreError } from './store-error';
+import type { RunScope } from './access';
+import { conversationNotFound, conversationVisible, runNotFound, runVisible } from './access';
 
 /** The rules every store follows, written once over the port's rows and transactions. Internal. */
 
@@ -20,10 +22,6 @@ function heldError(run: StoredRun): StoreError {
   );
 }
 
-function notFound(runId: string): StoreError {
-  return new StoreError(`no stored run has the id "${runId}"`, { reason: 'not-found', runId });
-}
-
 /** Claims `conversationId` for `runId` inside `tx`, or throws `conflict` if another live run has it. */
 async function claim(
   tx: StoreTransaction,
@@ -31,6 +29,7 @@ async function claim(
   runId: string,
   now: number,
   expectedVersion: number | undefined,
+  owner: string | null | undefined,
 ): Promise<void> {
   const conversation = await tx.getConversation(conversationId);
   if (conversation === undefined) {
@@ -42,9 +41,12 @@ async function claim(
       version: 1,
       createdAt: now,
       updatedAt: now,
+      owner: owner ?? null,
     });
     return;
   }
+  if (owner !== undefined && owner !== null && !conversationVisible(conversation, { owner }))
+    throw conversationNotFound(conversationId);
   const active = conversation.activeRunId;
   if (active !== null && active !== runId) {
     const other = await tx.getRun(active);
@@ -97,7 +99,7 @@ export async function startRun(
   await store.transaction(async (tx) => {
     if ((await tx.getRun(run.id)) !== undefined) throw idTaken(run.id);
     if (run.conversationId !== null)
-      await claim(tx, run.conversationId, run.id, run.createdAt, conversationVersion);
+      await claim(tx, run.conversationId, run.id, run.createdAt, conversationVersion, run.owner);
     await tx.putRun(run);
   });
 }
@@ -105,7 +107,7 @@ export async function startRun(
 /** Why a conditional write of `run` at `expected` failed (read back to say which). */
 async function explain(store: RunStore, runId: string, expected: number): Promise<StoreError> {
   const current = await store.getRun(runId);
-  if (current === undefined) return notFound(runId);
+  if (current === undefined) return runNotFound(runId);
   return new StoreError(
     `run "${runId}" was changed by another process (version ${current.version}, expected ${expected}; lease owner "${current.leaseOwner ?? ''}"); this process stops writing it`,
     { reason: 'conflict', runId },
@@ -182,16 +184,17 @@ export async function acquireRun(
   runId: string,
   owner: string,
   mode: 'resume' | 'continue',
+  scope: RunScope = {},
 ): Promise<StoredRun> {
   return store.transaction(async (tx) => {
     const run = await tx.getRun(runId);
-    if (run === undefined) throw notFound(runId);
+    if (run === undefined || !runVisible(run, scope)) throw runNotFound(runId, scope);
     const now = store.now();
     if (run.status === 'completed' || (mode === 'resume') !== (run.status === 'paused'))
       throw wrongState(run, mode);
     if (held(run, now)) throw heldError(run);
     if (run.conversationId !== null && run.status === 'failed')
-      await claim(tx, run.conversationId, run.id, now, undefined);
+      await claim(tx, run.conversationId, run.id, now, undefined, undefined);
     const next: StoredRun = {
       ...run,
       status: 'running',

@@ -4,6 +4,7 @@ import { cachePointsContract } from '../stores/support/contract-cache-points';
 import { recoveryContract } from '../stores/support/contract-recovery';
 import { runsContract } from '../stores/support/contract-runs';
 import { writesContract } from '../stores/support/contract-writes';
+import { ownersContract } from '../stores/support/contract-owners';
 import { dropSchema, schemaName, testPool } from './pg';
 import { POSTGRES_URL } from './postgres-url';
 
@@ -26,3 +27,4 @@ runsContract('postgres', factory);
 recoveryContract('postgres', factory);
 cachePointsContract('postgres', factory);
 writesContract('postgres', factory);
+ownersContract('postgres', factory);

@@ -4,6 +4,7 @@ import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
 import { writesContract } from './support/contract-writes';
+import { ownersContract } from './support/contract-owners';
 
 const factory = (clock: { now: () => number }) =>
   Promise.resolve({ store: memoryStore({ clock: clock.now }), cleanup: () => Promise.resolve() });
@@ -12,3 +13,4 @@ runsContract('memory', factory);
 recoveryContract('memory', factory);
 cachePointsContract('memory', factory);
 writesContract('memory', factory);
+ownersContract('memory', factory);

@@ -47,7 +47,7 @@ test('an output JSON cannot hold is left out, the run still completes', async ()
   expect(record).toMatchObject({ status: 'completed', output: undefined });
 });
 
-test('a version-1 SQLite database is migrated to version 2 and its runs stay readable', async () => {
+test('a version-1 SQLite database is migrated to the current version and its runs stay readable', async () => {
   const file = join(dir, 'v1.db');
   const db = new Database(file);
   // The version-1 schema, as the first durable release created it, with one completed run.
@@ -58,7 +58,11 @@ test('a version-1 SQLite database is migrated to version 2 and its runs stay rea
     INSERT INTO golem_runs VALUES ('old', 'agent', NULL, 0, 'completed', '[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]', '{"inputTokens":1,"outputTokens":1}', 1, 0, 1, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 3);`);
   db.close();
   const store = sqliteStore({ path: file });
-  expect(await loadRun(store, 'old')).toMatchObject({ status: 'completed', output: undefined });
+  expect(await loadRun(store, 'old')).toMatchObject({
+    status: 'completed',
+    output: undefined,
+    owner: undefined,
+  });
   const agent = new Agent({ model: new ScriptedModel([textResponse('new')]), store });
   const { runId } = await agent.run('again');
   expect((await loadRun(store, runId ?? '')).output).toBe('new');
@@ -67,6 +71,7 @@ test('a version-1 SQLite database is migrated to version 2 and its runs stay rea
   expect(check.prepare('SELECT version FROM golem_migrations ORDER BY version').all()).toEqual([
     { version: 1 },
     { version: 2 },
+    { version: 3 },
   ]);
   check.close();
 });

@@ -7,6 +7,7 @@ import { cachePointsContract } from './support/contract-cache-points';
 import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
 import { writesContract } from './support/contract-writes';
+import { ownersContract } from './support/contract-owners';
 
 const factory = (clock: { now: () => number }) => {
   const dir = mkdtempSync(join(tmpdir(), 'golem-sqlite-'));
@@ -24,3 +25,4 @@ runsContract('sqlite', factory);
 recoveryContract('sqlite', factory);
 cachePointsContract('sqlite', factory);
 writesContract('sqlite', factory);
+ownersContract('sqlite', factory);

@@ -13,7 +13,8 @@ export function selectRuns(runs: readonly StoredRun[], filter: RunFilter): Store
       (run) =>
         (filter.status === undefined || filter.status.includes(run.status)) &&
         (filter.agent === undefined || run.agent === filter.agent) &&
-        (filter.conversationId === undefined || run.conversationId === filter.conversationId),
+        (filter.conversationId === undefined || run.conversationId === filter.conversationId) &&
+        (filter.owner === undefined || run.owner === filter.owner),
     )
     .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, limit);

@@ -23,6 +23,7 @@ export const RUN_COLUMNS = [
   'lease_expires_at',
   'version',
   'output',
+  'owner',
 ] as const;
 
 /** Columns of the conversations table, in the order of {@link conversationParams}. Internal. */
@@ -33,6 +34,7 @@ export const CONVERSATION_COLUMNS = [
   'version',
   'created_at',
   'updated_at',
+  'owner',
 ] as const;
 
 /** The parameters of a run row, in {@link RUN_COLUMNS} order. */
@@ -58,12 +60,13 @@ export function runParams(run: StoredRun): unknown[] {
     run.leaseExpiresAt,
     run.version,
     run.output ?? null,
+    run.owner ?? null,
   ];
 }
 
 /** The parameters of a conversation row, in {@link CONVERSATION_COLUMNS} order. */
 export function conversationParams(c: StoredConversation): unknown[] {
-  return [c.id, c.messages, c.activeRunId, c.version, c.createdAt, c.updatedAt];
+  return [c.id, c.messages, c.activeRunId, c.version, c.createdAt, c.updatedAt, c.owner ?? null];
 }
 
 /**
@@ -108,6 +111,7 @@ export function toStoredRun(row: SqlRow): StoredRun {
     leaseExpiresAt: nullableNum(row.lease_expires_at),
     version: num(row.version),
     output: nullableText(row.output),
+    owner: nullableText(row.owner),
   };
 }
 
@@ -120,5 +124,6 @@ export function toStoredConversation(row: SqlRow): StoredConversation {
     version: num(row.version),
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
+    owner: nullableText(row.owner),
   };
 }

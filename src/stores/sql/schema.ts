@@ -55,6 +55,15 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'run outputs',
     statements: (t) => [`ALTER TABLE ${t.runs} ADD COLUMN output TEXT`],
   },
+  {
+    version: 3,
+    description: 'run and conversation owners',
+    statements: (t) => [
+      `ALTER TABLE ${t.runs} ADD COLUMN owner TEXT`,
+      `ALTER TABLE ${t.conversations} ADD COLUMN owner TEXT`,
+      `CREATE INDEX golem_runs_owner ON ${t.runs} (owner, updated_at)`,
+    ],
+  },
 ];
 
 /** The newest schema version this golem knows. */

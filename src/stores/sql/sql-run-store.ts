@@ -139,6 +139,10 @@ export class SqlRunStore implements RunStore {
       where.push('conversation_id = ?');
       params.push(filter.conversationId);
     }
+    if (filter.owner !== undefined) {
+      where.push('owner = ?');
+      params.push(filter.owner);
+    }
     const limit = Math.min(Math.max(Math.floor(filter.limit ?? LIST_LIMIT), 0), LIST_LIMIT_MAX);
     params.push(limit);
     const rows = await (

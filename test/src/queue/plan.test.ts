@@ -38,6 +38,7 @@ function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): Ru
     updatedAt: 0,
     lease: undefined,
     version: 5,
+    owner: undefined,
     output: undefined,
     ...extra,
   };

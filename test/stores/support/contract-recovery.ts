@@ -258,7 +258,7 @@ export function recoveryContract(name: string, factory: StoreFactory): void {
       expect(StoreError.isReason(completed, 'invalid-state')).toBe(true);
       const missing: unknown = await agent.resumeRun('nope').catch((e: unknown) => e);
       expect(StoreError.isReason(missing, 'not-found')).toBe(true);
-      expect((missing as Error).message).toBe('no stored run has the id "nope"');
+      expect((missing as Error).message).toBe('no stored run of agent "agent" has the id "nope"');
     });
   });
 }
