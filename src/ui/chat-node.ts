@@ -18,36 +18,81 @@ export interface PipeChatOptions<Deps = unknown, Output = unknown> extends ChatO
   Deps,
   Output
 > {
-  /** Largest raw request body read, in bytes; default 4 MiB (files arrive inline as data URLs). */
+  /**
+   * Largest raw request body read, in bytes; default 4 MiB (files arrive inline as data URLs). A
+   * larger body is refused with HTTP 400 after being read on and discarded up to as many bytes
+   * again (at least 1 MiB), so the kept-alive connection stays usable; past that the refusal
+   * closes the connection (`connection: close`).
+   */
   maxBodyBytes?: number;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** Bytes of a refused body read past the limit and discarded, at least: the connection stays usable. */
+const MIN_DRAIN = 1024 * 1024;
 
-async function readBody(req: NodeRequestLike, limit: number): Promise<unknown> {
+/** How far a request's raw body was read: `ended` once it was read to its end. */
+interface BodyReading {
+  ended: boolean;
+}
+
+async function readBody(
+  req: NodeRequestLike,
+  limit: number,
+  reading: BodyReading,
+): Promise<unknown> {
   if (req.body !== undefined && !(typeof req.body === 'string' || req.body instanceof Uint8Array))
     return req.body;
-  let text: string;
-  if (req.body !== undefined)
-    text = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
-  else {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      const bytes =
-        typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
-      size += bytes.length;
-      if (size > limit)
-        throw new UIMessageError('body', `the request body is larger than ${limit} bytes`);
-      chunks.push(bytes);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
-  }
+  const text =
+    req.body === undefined
+      ? await readRaw(req, limit, reading)
+      : typeof req.body === 'string'
+        ? req.body
+        : Buffer.from(req.body).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new UIMessageError('body', 'the request body is not valid JSON');
   }
+}
+
+/**
+ * The raw body's text, up to `limit` bytes. A larger body is refused, but first read on and
+ * discarded — up to as many bytes again as the limit, at least {@link MIN_DRAIN} — so that the
+ * kept-alive connection can carry the client's next request; past that, `reading.ended` stays
+ * false and the refusal closes the connection. The iterator is never returned early: that would
+ * destroy the request, and with it the socket under the refusal.
+ */
+async function readRaw(req: NodeRequestLike, limit: number, reading: BodyReading): Promise<string> {
+  const body = req[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await body.next();
+    if (next.done === true) break;
+    const chunk = next.value;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    size += bytes.length;
+    if (size > limit) {
+      reading.ended = await drain(body, size, limit + Math.max(limit, MIN_DRAIN));
+      throw new UIMessageError('body', `the request body is larger than ${limit} bytes`);
+    }
+    chunks.push(bytes);
+  }
+  reading.ended = true;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads and discards the rest of a body; `false` when it goes past `bound` bytes first. */
+async function drain(body: AsyncIterator<unknown>, size: number, bound: number): Promise<boolean> {
+  let read = size;
+  while (read <= bound) {
+    const next = await body.next();
+    if (next.done === true) return true;
+    const chunk = next.value;
+    read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
+  }
+  return false;
 }
 
 /**
@@ -74,12 +119,16 @@ export async function pipeChat<Deps, Output>(
     const signal =
       options.signal === undefined ? gone.signal : AbortSignal.any([options.signal, gone.signal]);
     let stream: ReadableStream<UIMessageChunk>;
+    const reading: BodyReading = { ended: req.body !== undefined };
     try {
-      const body = await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      const body = await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, reading);
       stream = chatStream(agent, body, { ...options, signal });
     } catch (error) {
       if (!UIMessageError.is(error)) throw error;
-      res.writeHead(400, { 'content-type': 'application/json' });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      // A body left unread would reset the connection under the client's next request.
+      if (!reading.ended) headers.connection = 'close';
+      res.writeHead(400, headers);
       res.end(badRequestBody(error));
       return;
     }

@@ -89,17 +89,32 @@ function fileOf(part: UIPart, path: string): Part {
       ? 'audio'
       : 'document';
   const made: Part = { kind, mediaType };
-  if (url.startsWith('data:')) made.data = dataUrlBytes(url, `${path}.url`);
+  if (url.startsWith('data:')) made.data = dataUrlBytes(url, mediaType, `${path}.url`);
   else if (/^https?:\/\//i.test(url)) made.url = url;
   else throw new UIMessageError(`${path}.url`, 'a file url must be a data: or http(s) URL');
   if (typeof filename === 'string' && filename !== '' && kind === 'document') made.name = filename;
   return made;
 }
 
-function dataUrlBytes(url: string, path: string): Uint8Array {
+/** A media type without its parameters, lower-cased: `Image/PNG; x=1` → `image/png`. */
+function essence(mediaType: string): string {
+  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * A data: URL's bytes. The URL's own media type, when it names one, must be the part's declared
+ * `mediaType` (parameters and case aside): bytes are never sent on under a type they disown.
+ */
+function dataUrlBytes(url: string, mediaType: string, path: string): Uint8Array {
   const comma = url.indexOf(',');
   if (comma < 0) throw new UIMessageError(path, 'a data: URL needs a comma before its data');
   const header = url.slice(5, comma);
+  const own = essence(header);
+  if (own !== '' && own !== essence(mediaType))
+    throw new UIMessageError(
+      path,
+      `the data: URL's media type ${show(own)} is not the part's mediaType ${show(mediaType)}`,
+    );
   const payload = url.slice(comma + 1);
   if (header.endsWith(';base64')) {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload))
