@@ -8,6 +8,23 @@ export type RedisConnection = string | RedisOptions;
 /** Reports background connection errors (a dropped connection that ioredis will retry). */
 export type ErrorListener = (error: Error) => void;
 
+/** Checks the shape of a connection (`invalid-options`) without connecting. */
+export function checkConnection(connection: unknown): RedisConnection {
+  if (typeof connection === 'string') {
+    if (!/^rediss?:\/\//.test(connection))
+      throw new QueueError(
+        'connection must be a redis:// or rediss:// URL, or ioredis options ({ host, port })',
+        { reason: 'invalid-options' },
+      );
+    return connection;
+  }
+  if (typeof connection === 'object' && connection !== null && !Array.isArray(connection))
+    return connection;
+  throw new QueueError('connection is required: a redis:// URL or ioredis options', {
+    reason: 'invalid-options',
+  });
+}
+
 /**
  * A new ioredis client for `connection`. Commands wait across reconnects
  * (`maxRetriesPerRequest: null`, as BullMQ workers require), so a dropped connection delays work
@@ -24,21 +41,9 @@ export function connectRedis(
     connectionName: name,
     enableAutoPipelining: autoPipeline,
   };
-  let client: Redis;
-  if (typeof connection === 'string') {
-    if (!/^rediss?:\/\//.test(connection))
-      throw new QueueError(
-        'connection must be a redis:// or rediss:// URL, or ioredis options ({ host, port })',
-        { reason: 'invalid-options' },
-      );
-    client = new Redis(connection, base);
-  } else if (typeof connection === 'object' && (connection as unknown) !== null) {
-    client = new Redis({ ...connection, ...base });
-  } else {
-    throw new QueueError('connection is required: a redis:// URL or ioredis options', {
-      reason: 'invalid-options',
-    });
-  }
+  const checked = checkConnection(connection);
+  const client =
+    typeof checked === 'string' ? new Redis(checked, base) : new Redis({ ...checked, ...base });
   client.on('error', onError);
   return client;
 }

@@ -17,9 +17,10 @@ import type { FeedEntry } from './feed-events';
 import type { FeedReadOptions } from './feed-reader';
 import { readFeed } from './feed-reader';
 import type { RunJob } from './job';
-import { JOB_VERSION, resolveLimits } from './job';
+import { JOB_VERSION } from './job';
 import { QueueError } from './queue-error';
-import { checkName, closeRedis, connectRedis, QueueKeys } from './redis';
+import { checkQueueOptions } from './queue-options';
+import { closeRedis, connectRedis, QueueKeys } from './redis';
 import { RedisControl } from './redis-control';
 import { RedisFeed } from './redis-feed';
 import type { CancelResult, RunOutcome, RunStatusReport } from './run-status';
@@ -43,12 +44,11 @@ export class RunQueue {
 
   /** Use {@link runQueue}. */
   constructor(options: RunQueueOptions) {
+    // Everything is checked before the first connection: a refused configuration opens nothing.
+    const { prefix, name, limits } = checkQueueOptions(options);
     this.options = options;
     const onError = options.onError ?? (() => undefined);
-    const keys = new QueueKeys(
-      checkName(options.prefix ?? 'golem', 'prefix'),
-      checkName(options.name ?? 'golem', 'name'),
-    );
+    const keys = new QueueKeys(prefix, name);
     const now = options.clock ?? Date.now;
     this.redis = connectRedis(options.connection, onError, 'golem-queue', true);
     this.bull = connectRedis(options.connection, onError, 'golem-queue-bull');
@@ -65,7 +65,7 @@ export class RunQueue {
         options.infoTtlMs ?? 2_592_000_000,
       ),
       options,
-      limits: resolveLimits(options.limits),
+      limits,
       now,
     };
   }

@@ -11,6 +11,7 @@ import { FeedPublisher } from './feed-publisher';
 import type { QueueLimits, ResolvedLimits } from './job';
 import { resolveLimits } from './job';
 import { QueueError } from './queue-error';
+import { checkFeedRetention } from './queue-options';
 import type { ErrorListener, RedisConnection } from './redis';
 import { checkName, closeRedis, connectRedis, QueueKeys } from './redis';
 import { RedisControl } from './redis-control';
@@ -107,6 +108,7 @@ export class RunWorker {
       throw new QueueError('lanes must name at least one lane', { reason: 'invalid-options' });
     this.agents = registryMap(options.agents);
     this.limits = resolveLimits(options.limits);
+    checkFeedRetention(options.feed);
     // One connection for BullMQ's commands and golem's: Redis applies them in the order they are
     // sent, so a run's ending, sent just before its job's outcome, is in the feed before the job
     // settles — without waiting for its reply (`orderedWithJobs`).

@@ -1,0 +1,35 @@
+/**
+ * A process that configures `runQueue` wrongly, once per case, and reports each refusal on stdout
+ * as `<reason> <message>`. It ends there: with nothing left open it exits by itself — the parent
+ * asserts it does.
+ */
+import { QueueError, runQueue } from 'golem/queue';
+import type { RunQueueOptions } from 'golem/queue';
+import { memoryStore } from 'golem/stores/memory';
+
+const connection = process.env.GOLEM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const store = memoryStore();
+
+const cases: Record<string, unknown>[] = [
+  { connection, store, limits: { promptBytes: -1 } },
+  { connection, store, attempts: 0 },
+  { connection, store, backoffMs: 1.5 },
+  { connection, store, infoTtlMs: -1 },
+  { connection, store, defaults: { timeout: Number.NaN } },
+  { connection, store, feed: { maxLength: 0 } },
+  { connection, store, route: 'openai' },
+  { connection, store, prefix: 'has:colon' },
+  { connection },
+  { connection: 'http://127.0.0.1:6379', store },
+];
+
+for (const options of cases) {
+  try {
+    runQueue(options as unknown as RunQueueOptions);
+    process.stdout.write('accepted\n');
+  } catch (error) {
+    process.stdout.write(
+      QueueError.is(error) ? `${error.reason} ${error.message}\n` : `other ${String(error)}\n`,
+    );
+  }
+}
