@@ -34,6 +34,52 @@ export function checkFeedRetention(feed: FeedRetention | undefined): void {
   integer(feed.ttlMs, 'feed.ttlMs', 1);
 }
 
+function checkStore(store: unknown): void {
+  if (!isRecord(store) || typeof store.getRun !== 'function')
+    throw invalid(
+      'store must be a run store (sqliteStore, postgresStore, memoryStore): the one the workers checkpoint in',
+    );
+}
+
+/** What `runWorker` checks beside its lanes, agents and limits (see `RunWorkerOptions`). */
+interface WorkerOptionsShape {
+  connection: unknown;
+  store: unknown;
+  timeout?: unknown;
+  stalled?: unknown;
+  jobs?: unknown;
+  feed?: unknown;
+  continueTrace?: unknown;
+  onError?: unknown;
+  clock?: unknown;
+}
+
+/**
+ * Checks the options of `runWorker` its constructor does not check itself, before anything is
+ * opened (`invalid-options`). Internal.
+ */
+export function checkWorkerOptions(options: WorkerOptionsShape): void {
+  if (!isRecord(options))
+    throw invalid('runWorker needs options: { connection: "redis://…", store, agents }');
+  checkConnection(options.connection);
+  checkStore(options.store);
+  ms(options.timeout, 'timeout');
+  if (options.stalled !== undefined) {
+    const stalled = options.stalled;
+    if (!isRecord(stalled))
+      throw invalid('stalled must be { lockDuration?, interval?, maxCount? }');
+    integer(stalled.lockDuration, 'stalled.lockDuration', 1);
+    integer(stalled.interval, 'stalled.interval', 1);
+    integer(stalled.maxCount, 'stalled.maxCount', 0);
+  }
+  if (options.jobs !== undefined && !isRecord(options.jobs))
+    throw invalid('jobs must be { completed?, failed? } (BullMQ retention)');
+  checkFeedRetention(options.feed as FeedRetention | undefined);
+  fn(options.continueTrace, 'continueTrace');
+  fn(options.onError, 'onError');
+  fn(options.clock, 'clock');
+}
+
 /** What `runQueue` checks, in the shape `RunQueueOptions` has (kept here to avoid a cycle). */
 interface QueueOptionsShape {
   connection: unknown;
@@ -66,11 +112,7 @@ export function checkQueueOptions(options: QueueOptionsShape): {
   if (!isRecord(options))
     throw invalid('runQueue needs options: { connection: "redis://…", store }');
   checkConnection(options.connection);
-  const store = options.store;
-  if (!isRecord(store) || typeof store.getRun !== 'function')
-    throw invalid(
-      'store must be a run store (sqliteStore, postgresStore, memoryStore): the one the workers checkpoint in',
-    );
+  checkStore(options.store);
   const prefix = checkName(options.prefix ?? 'golem', 'prefix');
   const name = checkName(options.name ?? 'golem', 'name');
   if (options.limits !== undefined && !isRecord(options.limits))

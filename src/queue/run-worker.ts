@@ -11,7 +11,7 @@ import { FeedPublisher } from './feed-publisher';
 import type { QueueLimits, ResolvedLimits } from './job';
 import { resolveLimits } from './job';
 import { QueueError } from './queue-error';
-import { checkFeedRetention } from './queue-options';
+import { checkWorkerOptions } from './queue-options';
 import type { ErrorListener, RedisConnection } from './redis';
 import { checkName, closeRedis, connectRedis, QueueKeys } from './redis';
 import { RedisControl } from './redis-control';
@@ -93,6 +93,8 @@ export class RunWorker {
 
   /** Use {@link runWorker}, which also starts it. */
   constructor(private readonly options: RunWorkerOptions) {
+    // Everything is checked before the first connection: a refused configuration opens nothing.
+    checkWorkerOptions(options);
     const onError = options.onError ?? (() => undefined);
     const keys = new QueueKeys(
       checkName(options.prefix ?? 'golem', 'prefix'),
@@ -108,7 +110,6 @@ export class RunWorker {
       throw new QueueError('lanes must name at least one lane', { reason: 'invalid-options' });
     this.agents = registryMap(options.agents);
     this.limits = resolveLimits(options.limits);
-    checkFeedRetention(options.feed);
     // One connection for BullMQ's commands and golem's: Redis applies them in the order they are
     // sent, so a run's ending, sent just before its job's outcome, is in the feed before the job
     // settles — without waiting for its reply (`orderedWithJobs`).

@@ -1,5 +1,5 @@
 /**
- * A refused `runQueue` configuration opens nothing: every option is checked before the first
+ * A refused `runQueue` (or `runWorker`) configuration opens nothing: every option is checked before the first
  * Redis connection, so a process whose configuration is refused exits by itself (no ioredis
  * client left reconnecting).
  */
@@ -18,7 +18,7 @@ afterEach(() => {
     child.kill('SIGKILL');
 });
 
-test('a refused runQueue configuration throws invalid-options and leaves nothing open', async () => {
+test('a refused runQueue or runWorker configuration throws invalid-options and leaves nothing open', async () => {
   const proc = spawn(
     process.execPath,
     ['-r', '@swc-node/register', join(__dirname, 'options-child.ts')],
@@ -48,5 +48,9 @@ test('a refused runQueue configuration throws invalid-options and leaves nothing
     'invalid-options prefix must be 1–100 letters, digits, "_", "." or "-", got "has:colon"',
     'invalid-options store must be a run store (sqliteStore, postgresStore, memoryStore): the one the workers checkpoint in',
     'invalid-options connection must be a redis:// or rediss:// URL, or ioredis options ({ host, port })',
+    'invalid-options store must be a run store (sqliteStore, postgresStore, memoryStore): the one the workers checkpoint in',
+    'invalid-options timeout must be a finite number of ms >= 0, got -1',
+    'invalid-options stalled.lockDuration must be an integer ≥ 1, got 0',
+    'invalid-options feed.ttlMs must be an integer ≥ 1, got "a day"',
   ]);
 });
