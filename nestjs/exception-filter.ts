@@ -1,11 +1,17 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { RunError, RunInputError } from '../src/index';
+import { clientErrorText, logRunFailure } from './client-errors';
 
 /** The JSON body `GolemExceptionFilter` answers a failed run with. */
 export interface RunErrorBody {
   readonly statusCode: number;
   readonly error: string;
+  /**
+   * For a failed run its stage and its cause's kind (`The run failed at the "tool" stage
+   * (ToolError).`), never what a tool, a model or a model factory threw; for invalid input, what
+   * is wrong with it.
+   */
   readonly message: string;
   /** The stage the run failed at (`model`, `decode`, `tool`, `loop`, `usage`). */
   readonly stage?: string;
@@ -14,14 +20,16 @@ export interface RunErrorBody {
 /**
  * The HTTP answer for a Golem run failure, or `undefined` for anything else: a `RunError` is a
  * 502 Bad Gateway carrying the stage; a `RunInputError` (an invalid prompt, history or deps
- * given to the run) a 400.
+ * given to the run) a 400. The body never carries the text a tool, a model or a model factory
+ * threw (it can hold connection strings, keys, paths): that stays in the error, the `cause` of
+ * the returned exception, for the logs.
  */
 export function runErrorResponse(exception: unknown): HttpException | undefined {
   if (RunError.is(exception)) {
     const body: RunErrorBody = {
       statusCode: HttpStatus.BAD_GATEWAY,
       error: 'Bad Gateway',
-      message: exception.message,
+      message: clientErrorText(exception),
       stage: exception.stage,
     };
     return new HttpException(body, HttpStatus.BAD_GATEWAY, { cause: exception });
@@ -30,7 +38,7 @@ export function runErrorResponse(exception: unknown): HttpException | undefined 
     const body: RunErrorBody = {
       statusCode: HttpStatus.BAD_REQUEST,
       error: 'Bad Request',
-      message: exception.message,
+      message: clientErrorText(exception),
     };
     return new HttpException(body, HttpStatus.BAD_REQUEST, { cause: exception });
   }
@@ -39,7 +47,8 @@ export function runErrorResponse(exception: unknown): HttpException | undefined 
 
 /**
  * An exception filter answering failed runs over HTTP (see {@link runErrorResponse}): a
- * controller can simply `await agent.run(…)`. Everything else goes to Nest's default handling.
+ * controller can simply `await agent.run(…)`. The client gets the stage; the whole error goes to
+ * Nest's `Logger` (context `Golem`). Everything else goes to Nest's default handling.
  * Register it globally with `{ provide: APP_FILTER, useClass: GolemExceptionFilter }` or per
  * controller with `@UseFilters(GolemExceptionFilter)`.
  */
@@ -48,6 +57,7 @@ export class GolemExceptionFilter extends BaseExceptionFilter {
   /** Answers a run failure, or defers to Nest's default handling. */
   override catch(exception: unknown, host: ArgumentsHost): void {
     const answer = host.getType() === 'http' ? runErrorResponse(exception) : undefined;
+    if (answer !== undefined) logRunFailure(exception);
     super.catch(answer ?? exception, host);
   }
 }

@@ -1,5 +1,6 @@
 import type { Delta, PendingToolCalls, RunResult, RunStage, RunStream, Usage } from '../src/index';
 import { GolemError, RunError } from '../src/index';
+import { clientErrorKind, clientErrorText, logRunFailure } from './client-errors';
 
 /** The `data` of the `result` event by default: the run's result without its messages. */
 export interface RunResultData<Output> {
@@ -18,7 +19,10 @@ export interface RunErrorData {
   readonly stage: RunStage | null;
   /** The error's kind (`RunError`, `ConfigError`, …; `Error` for a foreign error). */
   readonly kind: string;
-  /** The Golem error's message; a fixed text for foreign errors, whose text may not be meant for clients. */
+  /**
+   * A client-safe text: a failed run's stage and its cause's kind, Golem's own word on invalid
+   * input or an unknown run id, or a fixed text — never what a tool or model threw.
+   */
   readonly message: string;
 }
 
@@ -52,11 +56,16 @@ export type StartRun<Output, Pausable extends boolean> = (
   signal: AbortSignal,
 ) => RunStream<Output, Pausable>;
 
-/** The default `error` event data: stage and message of a `RunError`, kind of any Golem error. */
+/**
+ * The default `error` event data: the stage of a `RunError`, the kind of any Golem error, and a
+ * client-safe message — for a failed run its stage and its cause's kind, never what a tool, a
+ * model or a model factory threw; Golem's own word on invalid input or an unknown run id.
+ */
 export function runErrorData(error: unknown): RunErrorData {
-  if (RunError.is(error)) return { stage: error.stage, kind: error.kind, message: error.message };
+  if (RunError.is(error))
+    return { stage: error.stage, kind: error.kind, message: clientErrorText(error) };
   if (GolemError.isGolemError(error))
-    return { stage: null, kind: error.kind, message: error.message };
+    return { stage: null, kind: clientErrorKind(error), message: clientErrorText(error) };
   return { stage: null, kind: 'Error', message: 'the run failed' };
 }
 
@@ -72,7 +81,8 @@ function resultData<Output>(result: RunResult<Output, boolean>): RunResultData<O
 
 /**
  * The events of one run: starts it with `signal`, yields a `delta` per fragment, then `result`,
- * or `error` when the run (or starting it) fails. Never throws.
+ * or `error` when the run (or starting it) fails — the whole error goes to Nest's `Logger`
+ * (context `Golem`), the event carries a client-safe text. Never throws.
  */
 export async function* runEvents<Output, Pausable extends boolean, R>(
   start: StartRun<Output, Pausable>,
@@ -97,6 +107,8 @@ export async function* runEvents<Output, Pausable extends boolean, R>(
       : (resultData(result as RunResult<Output, boolean>) as R);
     event = { type: 'result', data };
   } catch (error) {
+    // A run the client gave up on is not a failure to report.
+    if (!signal.aborted) logRunFailure(error);
     event = { type: 'error', data: toError(error) };
   }
   yield event;

@@ -101,7 +101,7 @@ test("a failed run is a 502 carrying the run's stage", async () => {
     statusCode: 502,
     error: 'Bad Gateway',
     stage: 'model',
-    message: 'golem: model stage: acme: HTTP 503: overloaded',
+    message: 'The run failed at the "model" stage (ModelHTTPError).',
   });
 });
 
@@ -135,7 +135,7 @@ test('a failed streamed run ends with a typed error event carrying the stage', a
       data: {
         stage: 'model',
         kind: 'RunError',
-        message: 'golem: model stage: acme: HTTP 503: overloaded',
+        message: 'The run failed at the "model" stage (ModelHTTPError).',
       },
     },
   ]);

@@ -67,14 +67,14 @@ afterAll(async () => {
   await app.close();
 });
 
-test('a failed run answers 502 with the stage', async () => {
+test('a failed run answers 502 with the stage, not the error text', async () => {
   const response = await fetch(`${base}/fails`);
   expect(response.status).toBe(502);
   expect(await response.json()).toEqual({
     statusCode: 502,
     error: 'Bad Gateway',
     stage: 'model',
-    message: 'golem: model stage: acme: HTTP 500: boom',
+    message: 'The run failed at the "model" stage (ModelHTTPError).',
   });
 });
 

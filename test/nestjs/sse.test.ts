@@ -51,7 +51,7 @@ test('a failed run ends with an error event carrying the stage, and no result', 
   expect(event?.type).toBe('error');
   expect(event?.data).toMatchObject({ stage: 'model', kind: 'RunError' });
   expect((event?.data as { message: string }).message).toBe(
-    'golem: model stage: acme: HTTP 500: upstream down',
+    'The run failed at the "model" stage (ModelHTTPError).',
   );
 });
 
