@@ -173,7 +173,9 @@ export async function resumeStored<Deps, Output>(
       await recorder
         .failAsIs({ stage: error.stage, message: error.message })
         .catch(() => recorder.abandon());
-    } else await recorder.release('paused');
+    } else if (recorder.current.version === row.version) {
+      await recorder.release('paused'); // invalid results: nothing was written, the run stays paused
+    } else throw await storeFailure(recorder, error); // decisions were recorded: resumeRun continues
     throw error;
   }
   try {
@@ -206,7 +208,7 @@ export async function continueStored<Deps, Output>(
   try {
     restore(state, record);
     state.checkpoints = recorder;
-    const plan = planContinuation(host.engine, record.messages, record.inFlight);
+    const plan = planContinuation(host.engine, record.messages, record.inFlight, record.pending);
     return await settle(recorder, state, async () => {
       if (plan.kind === 'decode') {
         const end = finalEnd(host.engine, state, { message: plan.message, usage: emptyUsage() });
@@ -220,11 +222,13 @@ export async function continueStored<Deps, Output>(
           pending.approvals.push(...batch.pending.approvals);
           pending.external.push(...batch.pending.external);
         }
-        pending.approvals.push(...plan.interrupted);
-        await recorder.commit(state);
+        pending.approvals.push(...plan.waiting.approvals);
+        pending.external.push(...plan.waiting.external);
+        const pausing = pending.approvals.length > 0 || pending.external.length > 0;
+        // Stored as waiting before the pause is: a death in between never runs them undecided.
+        await recorder.commit(state, pausing ? pending : undefined);
         checkUsage(host.engine, state);
-        if (pending.approvals.length > 0 || pending.external.length > 0)
-          return { ...evidence(state), output: undefined, pending };
+        if (pausing) return { ...evidence(state), output: undefined, pending };
       }
       return executeRun(host.engine, host.decoder, state);
     });

@@ -25,9 +25,15 @@ export interface Finish {
 /**
  * Persists one run segment's checkpoints: every write carries the whole consistent evidence (the
  * committed messages plus the results completed in the current batch), the calls in flight, the
- * counters and a renewed lease, and is conditional on the version last written — so a process
- * that lost its lease stops at its next write. Writes are serialised; after a failed write every
- * later one fails with the same error. Internal.
+ * calls still waiting for a decision, the counters and a renewed lease, and is conditional on the
+ * version last written — so a process that lost its lease stops at its next write. Writes are
+ * serialised; after a failed write every later one fails with the same error. Internal.
+ *
+ * Calls waiting for a decision: a paused run taken by `resume` keeps its pending calls in every
+ * write until the resolutions are committed, so a process that dies before that leaves each call
+ * without a recorded result still waiting — a continuation pauses on it again instead of running
+ * it. (The denials and external results among the decisions are written with the first approved
+ * call's write-ahead record, before it runs.)
  */
 export class Recorder implements RunCheckpoints {
   private row: StoredRun;
@@ -36,6 +42,8 @@ export class Recorder implements RunCheckpoints {
   private queue: Promise<void> = Promise.resolve();
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private last: CheckpointSource | undefined;
+  /** The stored `pending` calls that wait for a decision (JSON), kept until a commit. */
+  private waiting: string | null;
 
   /** Records the run stored as `row`, whose calls `inFlight` (decoded) had started. */
   constructor(
@@ -44,6 +52,7 @@ export class Recorder implements RunCheckpoints {
     inFlight: readonly string[] = [],
   ) {
     this.row = row;
+    this.waiting = row.pending;
     for (const id of inFlight) this.inFlight.add(id);
     // Renew the lease while a long model call or tool runs; never keeps the process alive.
     this.heartbeat = setInterval(
@@ -85,9 +94,15 @@ export class Recorder implements RunCheckpoints {
     return this.write(source, settled ? RELAXED : undefined);
   }
 
-  commit(source: CheckpointSource): Promise<void> {
+  /**
+   * The batch's results are in `source.messages`: nothing is in flight. `waiting` are the calls
+   * the run is about to pause on (stored as waiting, so a death before the pause is recorded
+   * leaves them waiting); none by default — resolutions were committed.
+   */
+  commit(source: CheckpointSource, waiting?: PendingToolCalls): Promise<void> {
     this.results = [];
     this.inFlight.clear();
+    this.waiting = waiting === undefined ? null : JSON.stringify(waiting);
     return this.write(source);
   }
 
@@ -99,7 +114,9 @@ export class Recorder implements RunCheckpoints {
       this.inFlight.clear();
     }
     const row = this.snapshot(source, finish.status);
-    row.pending = finish.pending === undefined ? null : JSON.stringify(finish.pending);
+    // A failed run keeps the calls still waiting: continuing it must not run them undecided.
+    if (finish.pending !== undefined) row.pending = JSON.stringify(finish.pending);
+    else if (finish.status !== 'failed') row.pending = null;
     row.errorStage = finish.error?.stage ?? null;
     row.errorMessage = finish.error?.message ?? null;
     row.output = outputJson(finish.output);
@@ -158,7 +175,7 @@ export class Recorder implements RunCheckpoints {
       requests: source.requests,
       toolCalls: source.toolCalls,
       turns: source.completedTurns,
-      pending: null,
+      pending: this.waiting,
       inFlight: this.inFlight.size === 0 ? null : JSON.stringify([...this.inFlight]),
       errorStage: null,
       errorMessage: null,

@@ -81,7 +81,11 @@ export interface RunRecord {
   requests: number;
   toolCalls: number;
   turns: number;
-  /** The calls a paused run waits for. */
+  /**
+   * The calls a paused run waits for. On a `running` or `failed` run: calls still waiting for a
+   * decision (a resume took the run and had not committed its resolutions) — continuing the run
+   * pauses on them again instead of running them.
+   */
   pending: PendingToolCalls | undefined;
   /** Calls that had started and had no recorded outcome at the last checkpoint. */
   inFlight: string[];

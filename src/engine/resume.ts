@@ -86,65 +86,93 @@ export function checkApprovedTools<Deps>(
   }
 }
 
+/** The result of a call resolved without running it (a denial or an external result). */
+function decidedResult(r: Resolution): Message | undefined {
+  const { call } = r;
+  let content: string;
+  if (r.kind === 'external') content = r.text;
+  else if (!r.approval.approved) content = deniedText(r.approval.reason);
+  else return undefined;
+  return { role: 'tool', content, toolCallId: call.id, toolName: call.name };
+}
+
 /**
  * Produces each call's result text: approved calls re-execute with `ctx.approved` set under the
  * tool timeout policy (a failure or a second deferral fails the run at the `tool` stage); denials
  * become the denial text; external results pass verbatim. Every resolution is observable, in
  * order: a re-run emits `tool_start`/`tool_end`, a denial or external result `tool_resolved`.
+ * With checkpoints, every denial and external result is recorded before the first approved call
+ * starts, so that call's write-ahead record carries them: a crash during a re-run never leaves a
+ * decided call looking unanswered.
  */
 export async function resolveCalls<Deps>(
   config: EngineConfig<Deps>,
   state: RunState<Deps>,
   resolutions: readonly Resolution[],
 ): Promise<Map<string, Message>> {
+  const decided = new Map<string, Message>();
+  for (const r of resolutions) {
+    const result = decidedResult(r);
+    if (result === undefined) continue;
+    decided.set(r.call.id, result);
+    state.checkpoints?.result(r.call, result);
+  }
   const results = new Map<string, Message>();
   for (const r of resolutions) {
     const { call } = r;
-    let content: string;
-    if (r.kind === 'external') {
-      content = r.text;
-      emitResolved(state, call, content, 'external');
-    } else if (!r.approval.approved) {
-      content = deniedText(r.approval.reason);
-      emitResolved(state, call, content, 'denied');
-    } else {
-      const tool = config.advertised.get(call.name);
-      if (tool === undefined)
-        throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
-      if (state.checkpoints !== undefined) await state.checkpoints.starting(state, [call]);
-      emitToolStart(state, 0, call);
-      const outcome = await traced(state.run.trace, { kind: 'tool', callId: call.id }, () =>
-        executeTool({
-          tool,
-          call,
-          deps: state.run.deps,
-          run: state.run,
-          timeout: effectiveTimeout(config, tool),
-          approved: true,
-          retry: 0,
-          report: toolReporter(state, 0, call),
-          guard: toolGuard(config.guardrails, state, 0, call),
-        }),
+    const result = decided.get(call.id);
+    if (result !== undefined) {
+      emitResolved(
+        state,
+        call,
+        result.content ?? '',
+        r.kind === 'external' ? 'external' : 'denied',
       );
-      recordToolEnd(state, 0, call, outcome);
-      if (!outcome.ok) {
-        const deferredAgain =
-          !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;
-        const cause = deferredAgain
-          ? new RunInputError(
-              `approved call "${call.id}" deferred again; an approved re-run must produce a result`,
-              { cause: outcome.error },
-            )
-          : outcome.error;
-        throw atGuardrailStage(state.fail('tool', new ToolError(call.name, call.id, cause)));
-      }
-      content = outcome.text;
+      results.set(call.id, result);
+      continue;
     }
+    const content = await rerun(config, state, call);
     const message: Message = { role: 'tool', content, toolCallId: call.id, toolName: call.name };
     results.set(call.id, message);
     state.checkpoints?.result(call, message);
   }
   return results;
+}
+
+/** Re-executes an approved call with `ctx.approved`; its text, or a `tool`-stage RunError. */
+async function rerun<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  call: ToolCall,
+): Promise<string> {
+  const tool = config.advertised.get(call.name);
+  if (tool === undefined)
+    throw new RunInputError(`resume: tool "${call.name}" is not advertised by this agent`);
+  if (state.checkpoints !== undefined) await state.checkpoints.starting(state, [call]);
+  emitToolStart(state, 0, call);
+  const outcome = await traced(state.run.trace, { kind: 'tool', callId: call.id }, () =>
+    executeTool({
+      tool,
+      call,
+      deps: state.run.deps,
+      run: state.run,
+      timeout: effectiveTimeout(config, tool),
+      approved: true,
+      retry: 0,
+      report: toolReporter(state, 0, call),
+      guard: toolGuard(config.guardrails, state, 0, call),
+    }),
+  );
+  recordToolEnd(state, 0, call, outcome);
+  if (outcome.ok) return outcome.text;
+  const deferredAgain = !isCancellation(outcome.error) && findDeferred(outcome.error) !== undefined;
+  const cause = deferredAgain
+    ? new RunInputError(
+        `approved call "${call.id}" deferred again; an approved re-run must produce a result`,
+        { cause: outcome.error },
+      )
+    : outcome.error;
+  throw atGuardrailStage(state.fail('tool', new ToolError(call.name, call.id, cause)));
 }
 
 /** Emits `tool_resolved` for a call resolved without running (built only when observed). */
