@@ -30,6 +30,43 @@ export type StoreErrorReason =
   | 'closed'
   | 'failed';
 
+/** How many characters of an id or value a message quotes; the rest is counted, not shown. */
+export const QUOTE_LIMIT = 100;
+
+/**
+ * Characters JSON leaves raw that still break or disguise a log line: DEL, C1 controls, line and
+ * paragraph separators, bidirectional controls, the byte-order mark.
+ */
+const UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * An id or a value as an error message quotes it: a JSON string (control characters, quotes and
+ * line breaks escaped, so it stays on one log line), cut after {@link QUOTE_LIMIT} characters
+ * with the full length noted — `"run-1"`, `"aaaa"… (1048576 characters)`. A value that is not
+ * a string is named by its type (`a number (5)`, `an object`), never serialised. Internal.
+ */
+export function quote(value: unknown): string {
+  if (typeof value !== 'string') {
+    if (value === null || value === undefined) return String(value);
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+      return `a ${typeof value} (${String(value)})`;
+    if (Array.isArray(value)) return 'an array';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  }
+  let shown = value;
+  if (value.length > QUOTE_LIMIT) {
+    const cut = /[\ud800-\udbff]/.test(value.charAt(QUOTE_LIMIT - 1))
+      ? QUOTE_LIMIT - 1
+      : QUOTE_LIMIT;
+    shown = value.slice(0, cut);
+  }
+  const text = JSON.stringify(shown).replace(
+    UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return shown === value ? text : `${text}… (${value.length} characters)`;
+}
+
 /** What a {@link StoreError} is built from. */
 export interface StoreErrorInit {
   reason: StoreErrorReason;

@@ -2,7 +2,7 @@ import type { Message } from '../model/message';
 import type { RunStore, StoreTransaction, WriteOptions } from './port';
 import type { StoredConversation, StoredRun } from './records';
 import { messagesJson } from './records';
-import { StoreError } from './store-error';
+import { quote, StoreError } from './store-error';
 import type { RunScope } from './access';
 import { conversationNotFound, conversationVisible, runNotFound, runVisible } from './access';
 
@@ -17,7 +17,7 @@ function held(run: StoredRun, now: number): boolean {
 function heldError(run: StoredRun): StoreError {
   const until = new Date(run.leaseExpiresAt ?? 0).toISOString();
   return new StoreError(
-    `run "${run.id}" is held by another process (lease owner "${run.leaseOwner ?? ''}", until ${until}); exactly one process continues a run — retry after that process finishes or its lease expires`,
+    `run ${quote(run.id)} is held by another process (lease owner ${quote(run.leaseOwner ?? '')}, until ${until}); exactly one process continues a run — retry after that process finishes or its lease expires`,
     { reason: 'conflict', runId: run.id },
   );
 }
@@ -52,7 +52,7 @@ async function claim(
     const other = await tx.getRun(active);
     if (other !== undefined && LIVE.has(other.status)) {
       throw new StoreError(
-        `conversation "${conversationId}" has an unfinished run "${active}" (${other.status}); finish it first — agent.resume("${active}", results) for a paused run, agent.resumeRun("${active}") for an interrupted one`,
+        `conversation ${quote(conversationId)} has an unfinished run ${quote(active)} (${other.status}); finish it first — agent.resume(${quote(active)}, results) for a paused run, agent.resumeRun(${quote(active)}) for an interrupted one`,
         { reason: 'conflict', conversationId, runId: active },
       );
     }
@@ -69,13 +69,13 @@ async function claim(
 
 function changed(conversationId: string): StoreError {
   return new StoreError(
-    `conversation "${conversationId}" changed while this run was starting (another run finished on it); start the run again`,
+    `conversation ${quote(conversationId)} changed while this run was starting (another run finished on it); start the run again`,
     { reason: 'conflict', conversationId },
   );
 }
 
 function idTaken(runId: string): StoreError {
-  return new StoreError(`a stored run already has the id "${runId}"; run ids are unique`, {
+  return new StoreError(`a stored run already has the id ${quote(runId)}; run ids are unique`, {
     reason: 'conflict',
     runId,
   });
@@ -106,10 +106,14 @@ export async function startRun(
 
 /** Why a conditional write of `run` at `expected` failed (read back to say which). */
 async function explain(store: RunStore, runId: string, expected: number): Promise<StoreError> {
-  const current = await store.getRun(runId);
+  return versionError(runId, await store.getRun(runId), expected);
+}
+
+/** The error for a write of `runId` at version `expected` over `current` (as read). */
+function versionError(runId: string, current: StoredRun | undefined, expected: number): StoreError {
   if (current === undefined) return runNotFound(runId);
   return new StoreError(
-    `run "${runId}" was changed by another process (version ${current.version}, expected ${expected}; lease owner "${current.leaseOwner ?? ''}"); this process stops writing it`,
+    `run ${quote(runId)} was changed by another process (version ${current.version}, expected ${expected}; lease owner ${quote(current.leaseOwner ?? '')}); this process stops writing it`,
     { reason: 'conflict', runId },
   );
 }
@@ -149,10 +153,14 @@ export async function finishRun(
     return;
   }
   await store.transaction(async (tx) => {
+    // The conversation is locked before the run, as a start locks it before the run holding it:
+    // one lock order, so a run finishing and another starting on its conversation never deadlock.
+    const stored = await tx.getConversation(conversationId);
     const current = await tx.getRun(next.id);
-    if (current?.version !== expected) throw await explain(store, next.id, expected);
+    // Explained from what was read: the store must not be used beside its own transaction.
+    if (current?.version !== expected) throw versionError(next.id, current, expected);
     await tx.putRun(next);
-    const conversation: StoredConversation = (await tx.getConversation(conversationId)) ?? {
+    const conversation: StoredConversation = stored ?? {
       id: conversationId,
       messages: '[]',
       activeRunId: next.id,
@@ -215,10 +223,10 @@ function wrongState(run: StoredRun, mode: 'resume' | 'continue'): StoreError {
     run.status === 'completed'
       ? 'it has nothing left to do (read its messages with getRun)'
       : run.status === 'paused'
-        ? `it waits for decisions on its pending calls: agent.resume("${run.id}", results)`
-        : `it is not paused; agent.resumeRun("${run.id}") continues an interrupted or failed run`;
+        ? `it waits for decisions on its pending calls: agent.resume(${quote(run.id)}, results)`
+        : `it is not paused; agent.resumeRun(${quote(run.id)}) continues an interrupted or failed run`;
   return new StoreError(
-    `run "${run.id}" is ${run.status}, so it cannot be ${mode === 'resume' ? 'resumed with results' : 'continued'}: ${hint}`,
+    `run ${quote(run.id)} is ${run.status}, so it cannot be ${mode === 'resume' ? 'resumed with results' : 'continued'}: ${hint}`,
     { reason: 'invalid-state', runId: run.id },
   );
 }

@@ -100,6 +100,16 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether `error` (a driver error, or a StoreError made of one) is the server aborting a
+ * transaction to break a deadlock (`40P01`) or a serialisation failure (`40001`): running the
+ * transaction again may succeed.
+ */
+export function isConcurrencyAbort(error: unknown): boolean {
+  const code = codeOf(StoreError.is(error) ? error.cause : error);
+  return code === '40P01' || code === '40001';
+}
+
 /** A `pg` error as a StoreError (never quoting connection settings). */
 export function postgresError(label: string, error: unknown): StoreError {
   if (StoreError.is(error)) return error;

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import type { SqlClient, SqlRow } from '../sql/sql-client';
 import { numberedPlaceholders } from '../sql/sql-client';
 import type { PgPool, PgPoolClient, PgResult } from './driver';
-import { isConnectionError, postgresError } from './driver';
+import { isConcurrencyAbort, isConnectionError, postgresError } from './driver';
+
+/**
+ * How many times a transaction aborted by the server to break a deadlock (or a serialisation
+ * failure) is run again. Golem's transactions are short and only read and write rows, so running
+ * one again is safe; the server aborts one of two deadlocked transactions, so the other goes on.
+ */
+const ATTEMPTS = 5;
 
 /** Who runs a statement: the pool, or the client a transaction checked out. */
 type Target = Pick<PgPool, 'query'>;
@@ -38,7 +45,23 @@ export class PostgresClient implements SqlClient {
     return (await this.query(this.pool, sql, params)).rowCount ?? 0;
   }
 
+  /**
+   * Runs `body` in one transaction on a checked-out connection. A transaction the server aborted
+   * as a deadlock victim or a serialisation failure (`40P01`, `40001`) is rolled back and run
+   * again, up to {@link ATTEMPTS} times in all, so such an abort never reaches the run (which would
+   * then stay `running`, holding its conversation).
+   */
   async transaction<T>(body: (client: SqlClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(body);
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !isConcurrencyAbort(error)) throw error;
+      }
+    }
+  }
+
+  private async once<T>(body: (client: SqlClient) => Promise<T>): Promise<T> {
     let client: PgPoolClient;
     try {
       client = await this.pool.connect();

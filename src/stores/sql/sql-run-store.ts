@@ -6,7 +6,7 @@ import type {
   WriteOptions,
 } from '../../durable/port';
 import type { StoredConversation, StoredRun } from '../../durable/records';
-import { StoreError } from '../../durable/store-error';
+import { quote, StoreError } from '../../durable/store-error';
 import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
 import {
   CONVERSATION_COLUMNS,
@@ -59,6 +59,7 @@ export class SqlRunStore implements RunStore {
     readonly putConversation: string;
     readonly replaceRun: string;
     readonly insertRun: string;
+    readonly insertConversation: string;
     /** The same writes committed without waiting for the disk flush (PostgreSQL). */
     readonly replaceRunRelaxed: string;
     readonly insertRunRelaxed: string;
@@ -88,6 +89,7 @@ export class SqlRunStore implements RunStore {
       replaceRunRelaxed: `UPDATE ${t.runs} SET ${sets}${relaxed} WHERE id = ? AND version = ?`,
       insertRun: `INSERT INTO ${t.runs} (${runColumns}) VALUES (${marks}) ON CONFLICT (id) DO NOTHING`,
       insertRunRelaxed: `INSERT INTO ${t.runs} (${runColumns}) SELECT ${marks}${relaxed} ON CONFLICT (id) DO NOTHING`,
+      insertConversation: `INSERT INTO ${t.conversations} (${CONVERSATION_COLUMNS.join(', ')}) VALUES (${CONVERSATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
     };
     const { runColumns: _columns, ...statements } = this.sql;
     for (const sql of Object.values(statements)) init.client.prepare?.(sql);
@@ -173,24 +175,50 @@ export class SqlRunStore implements RunStore {
   async transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     const client = await this.client();
     const lock = this.init.tables.lockSuffix;
-    return client.transaction((c) =>
-      body({
+    return client.transaction((c) => {
+      // Rows this transaction read as missing. A locking read locks nothing where no row exists
+      // (PostgreSQL), so writing such a row only inserts it: when another transaction created it
+      // meanwhile, this one fails with `conflict` instead of overwriting it.
+      const missingRuns = new Set<string>();
+      const missingConversations = new Set<string>();
+      return body({
         getRun: async (id) => {
           const rows = await c.all(`${this.sql.getRun}${lock}`, [id]);
-          return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
+          if (rows[0] !== undefined) return toStoredRun(rows[0]);
+          missingRuns.add(id);
+          return undefined;
         },
         getConversation: async (id) => {
           const rows = await c.all(`${this.sql.getConversation}${lock}`, [id]);
-          return rows[0] === undefined ? undefined : toStoredConversation(rows[0]);
+          if (rows[0] !== undefined) return toStoredConversation(rows[0]);
+          missingConversations.add(id);
+          return undefined;
         },
         putRun: async (run) => {
-          await c.run(this.sql.putRun, runParams(run));
+          if (!missingRuns.delete(run.id)) {
+            await c.run(this.sql.putRun, runParams(run));
+            return;
+          }
+          if ((await c.run(this.sql.insertRun, runParams(run))) === 0)
+            throw new StoreError(
+              `${this.init.label}: a run with the id ${quote(run.id)} was stored by another process at the same moment; run ids are unique`,
+              { reason: 'conflict', runId: run.id },
+            );
         },
         putConversation: async (conversation) => {
-          await c.run(this.sql.putConversation, conversationParams(conversation));
+          const params = conversationParams(conversation);
+          if (!missingConversations.delete(conversation.id)) {
+            await c.run(this.sql.putConversation, params);
+            return;
+          }
+          if ((await c.run(this.sql.insertConversation, params)) === 0)
+            throw new StoreError(
+              `${this.init.label}: conversation ${quote(conversation.id)} was created by another run starting at the same moment; a conversation has one unfinished run at a time — start this run again once that one finishes`,
+              { reason: 'conflict', conversationId: conversation.id },
+            );
         },
-      }),
-    );
+      });
+    });
   }
 
   /** The client, once the schema is migrated (or checked, with `migrate: false`). */
