@@ -1,11 +1,18 @@
-/* eslint-disable @typescript-eslint/no-deprecated -- the low-level SDK `Server` is deliberate: golem tools carry JSON Schemas, which McpServer's zod-based registration cannot take */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isRecord } from '../../model/guards';
+import { fail, resolveCount, resolveTimeout } from '../option-checks';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
+  HttpSessions,
+  type HttpSession,
+} from './http-sessions';
 import type { McpToolServer } from './mcp-server';
+import { refusal, requestPolicy } from './request-origin';
 import { loadServerSdk } from './server-sdk';
 
 /** A running stdio server. */
@@ -45,34 +52,64 @@ export interface McpHttpHandler {
 export interface McpHttpHandlerOptions {
   /** Hosts (`host:port`) accepted in the `Host` header (DNS-rebinding protection); default any. */
   allowedHosts?: readonly string[];
+  /**
+   * Origins (`scheme://host[:port]`, e.g. `https://app.example.com`) of browser pages allowed to
+   * call the endpoint. A request carrying another `Origin` is refused with 403 — unless it is the
+   * endpoint's own origin on a host of `allowedHosts`. Requests without an `Origin` header
+   * (non-browser clients) are not affected. Default: none.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Most sessions open at once; default 100. At the cap a new session ends the least recently
+   * used idle one (no request or event stream open; its client gets 404 and starts over), and is
+   * refused with 503 when every session is busy.
+   */
+  maxSessions?: number;
+  /** A session with no request or event stream open ends after this many ms; default 10 min; 0 = never. */
+  sessionIdleTimeout?: number;
 }
 
 /**
  * A Streamable HTTP handler with sessions: an `initialize` POST starts a session (its own SDK
  * server and transport, a random session id); later requests carry `mcp-session-id`; `DELETE`
- * ends it. Requests for unknown sessions get 404 (the client then starts over).
+ * ends it. Requests for unknown sessions get 404 (the client then starts over). The `Host` and
+ * `Origin` headers are checked first (403); sessions are capped and idle ones expire (see
+ * {@link McpHttpHandlerOptions}).
  */
 export function mcpHttpHandler<Deps>(
   server: McpToolServer<Deps>,
   options: McpHttpHandlerOptions = {},
 ): McpHttpHandler {
+  const raw: unknown = options;
+  if (!isRecord(raw)) fail('options', 'must be an object { allowedHosts, allowedOrigins, … }');
+  const policy = requestPolicy(options.allowedHosts, options.allowedOrigins);
+  const sessions = new HttpSessions(
+    resolveCount('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS),
+    options.sessionIdleTimeout === 0
+      ? 0
+      : resolveTimeout(
+          'sessionIdleTimeout',
+          options.sessionIdleTimeout,
+          DEFAULT_SESSION_IDLE_TIMEOUT,
+        ),
+  );
   const sdk = loadServerSdk();
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const reply = (res: ServerResponse, status: number, message: string) => {
     res
       .writeHead(status, { 'content-type': 'application/json' })
       .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
   };
-  const allowed = options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts);
   const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
-    if (allowed !== undefined && !allowed.has(req.headers.host ?? '')) {
-      reply(res, 403, 'the Host header names a host this server does not serve');
+    const refused = refusal(req, policy);
+    if (refused !== undefined) {
+      reply(res, 403, refused);
       return;
     }
     const header = req.headers['mcp-session-id'];
     const id = typeof header === 'string' ? header : undefined;
     const existing = id === undefined ? undefined : sessions.get(id);
     if (existing !== undefined) {
+      sessions.track(() => id, existing, res);
       await existing.transport.handleRequest(req, res, parsedBody);
       return;
     }
@@ -85,25 +122,35 @@ export function mcpHttpHandler<Deps>(
       reply(res, 400, 'no MCP session: start with an initialize request');
       return;
     }
-    const transport: StreamableHTTPServerTransport = new sdk.StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server: sdkServer });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    const sdkServer = await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (!(await sessions.reserve())) {
+      reply(res, 503, 'too many MCP sessions are busy; try again later');
+      return;
+    }
+    let opened = false as boolean;
+    let session: HttpSession | undefined;
+    try {
+      const transport: StreamableHTTPServerTransport = new sdk.StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          opened = true;
+          sessions.opened(sessionId, session as HttpSession);
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.forget(transport.sessionId);
+      };
+      session = { transport, server: await server.connect(transport), open: 0, timer: undefined };
+      sessions.track(() => transport.sessionId, session, res);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (!opened) {
+        // The initialize failed: the room is given back and the half-made session dropped.
+        sessions.abandoned();
+        await session?.server.close().catch(() => undefined);
+      }
+    }
   };
-  return Object.assign(handle, {
-    close: async () => {
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
-    },
-  });
+  return Object.assign(handle, { close: () => sessions.endAll() });
 }
 
 /** A running HTTP server. */
@@ -122,6 +169,12 @@ export interface McpHttpServeOptions {
   host?: string;
   /** Endpoint path; default `/mcp`. */
   path?: string;
+  /** Origins of browser pages allowed to call the endpoint (see `mcpHttpHandler`); default none. */
+  allowedOrigins?: readonly string[];
+  /** Most sessions open at once (see `mcpHttpHandler`); default 100. */
+  maxSessions?: number;
+  /** Idle session lifetime in ms (see `mcpHttpHandler`); default 10 min; 0 = never. */
+  sessionIdleTimeout?: number;
 }
 
 /**
@@ -152,10 +205,14 @@ export async function serveMcpHttp<Deps>(
   });
   const port = (http.address() as AddressInfo).port;
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
-  const handler = mcpHttpHandler(
-    server,
-    loopback ? { allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {},
-  );
+  const handler = mcpHttpHandler(server, {
+    ...(loopback && { allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] }),
+    ...(options.allowedOrigins !== undefined && { allowedOrigins: options.allowedOrigins }),
+    ...(options.maxSessions !== undefined && { maxSessions: options.maxSessions }),
+    ...(options.sessionIdleTimeout !== undefined && {
+      sessionIdleTimeout: options.sessionIdleTimeout,
+    }),
+  });
   mounted.handler = handler;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
