@@ -87,8 +87,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     options: RunOptionsBase & { deps?: Deps },
   ): Promise<Result<Output>> {
     const store = storeFor(options, this.store);
-    if (store !== undefined)
-      return runStored(this.host(options), store, prompt, options, undefined);
+    if (store !== undefined) {
+      const stored = withRunId(options);
+      return runStored(this.host(stored), store, prompt, stored, undefined);
+    }
     const state = await this.prepare(prompt, options, undefined);
     try {
       return await executeRun(this.engine, this.decoder, state);
@@ -118,8 +120,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       async (opts, handler) => {
         requireStreaming(this.engine.model);
         const store = storeFor(opts, this.store);
-        if (store !== undefined)
-          return await runStored(this.host(opts), store, prompt, opts, handler);
+        if (store !== undefined) {
+          const stored = withRunId(opts);
+          return await runStored(this.host(stored), store, prompt, stored, handler);
+        }
         const state = await this.prepare(prompt, opts, handler);
         try {
           return await executeRun(this.engine, this.decoder, state);
@@ -146,7 +150,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
     if (typeof history === 'string')
       return resumeStored(
-        this.host(opts),
+        this.host({ ...opts, runId: history }),
         requireStore(opts, this.store, 'resume'),
         history,
         results,
@@ -185,7 +189,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ContinueOptions<Deps>;
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
-    return continueStored(this.host(opts), requireStore(opts, this.store, 'resumeRun'), runId);
+    const store = requireStore(opts, this.store, 'resumeRun');
+    return continueStored(this.host({ ...opts, runId }), store, runId);
   }
 
   private async resumeState(
@@ -225,7 +230,10 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     }
   }
 
-  /** This agent as the durable layer sees it, for one call's options. */
+  /**
+   * This agent as the durable layer sees it, for one call's options (their `runId`, the stored
+   * run's id, goes to the run's trace).
+   */
   private host(
     options: RunOptionsBase & { deps?: Deps; prompt?: string; onDelta?: DeltaHandler },
   ): DurableHost<Deps, Output> {
@@ -294,4 +302,14 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       throw error;
     }
   }
+}
+
+/**
+ * A stored run's options with its id: the caller's, else a new UUID — chosen before the run
+ * starts, so its trace carries the id of the stored run (`golem.run.id`) whoever chose it.
+ */
+function withRunId<O extends { runId?: string }>(options: O): O {
+  return options.runId === undefined
+    ? { ...options, runId: globalThis.crypto.randomUUID() }
+    : options;
 }

@@ -162,7 +162,8 @@ export class OtelRunTrace implements RunTrace {
     if (chat === undefined) return;
     const identity = identify(event.nextModel);
     chat.identity = identity;
-    // The next member answers: the span describes the call that produced the response.
+    // The next member answers: the span (name included) describes the call that answered.
+    chat.span.updateName(`chat ${identity.model}`);
     chat.span.setAttributes({
       [ATTR.providerName]: identity.provider,
       [ATTR.requestModel]: identity.model,

@@ -219,8 +219,8 @@ describe('span trees (GenAI semantic conventions)', () => {
     await agent.run('go');
 
     const spans = otel.spans();
-    expect(spanTree(spans)).toBe(['invoke_agent resilient', '  chat gpt-4o'].join('\n'));
-    const [chat] = named(spans, 'chat gpt-4o');
+    expect(spanTree(spans)).toBe(['invoke_agent resilient', '  chat claude-haiku-4-5'].join('\n'));
+    const [chat] = named(spans, 'chat claude-haiku-4-5');
     expect(chat?.events.map((e) => [e.name, e.attributes])).toEqual([
       [
         'golem.fallback',
