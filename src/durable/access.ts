@@ -1,6 +1,6 @@
 import { RunInputError } from '../engine/errors';
 import type { StoredConversation, StoredRun } from './records';
-import { StoreError } from './store-error';
+import { quote, StoreError } from './store-error';
 
 /**
  * Who asks for a stored run: the agent resuming it and the owner (tenant or user key) the request
@@ -42,8 +42,8 @@ export function conversationVisible(conversation: StoredConversation, scope: Run
  * exactly this error too, so a refusal never tells that the id exists.
  */
 export function runNotFound(runId: string, scope: RunScope = {}): StoreError {
-  const of = scope.agent === undefined ? '' : ` of agent ${JSON.stringify(scope.agent)}`;
-  return new StoreError(`no stored run${of} has the id ${JSON.stringify(runId)}`, {
+  const of = scope.agent === undefined ? '' : ` of agent ${quote(scope.agent)}`;
+  return new StoreError(`no stored run${of} has the id ${quote(runId)}`, {
     reason: 'not-found',
     runId,
   });
@@ -56,7 +56,7 @@ export function runNotFound(runId: string, scope: RunScope = {}): StoreError {
  */
 export function conversationNotFound(conversationId: string): StoreError {
   return new StoreError(
-    `no stored conversation with the id ${JSON.stringify(conversationId)} belongs to this owner; conversation ids are unique across owners, so give each owner ids of its own`,
+    `no stored conversation with the id ${quote(conversationId)} belongs to this owner; conversation ids are unique across owners, so give each owner ids of its own`,
     { reason: 'not-found', conversationId },
   );
 }

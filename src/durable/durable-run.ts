@@ -25,7 +25,7 @@ import {
   runVisible,
 } from './access';
 import { acquireRun, startRun } from './store-ops';
-import { StoreError } from './store-error';
+import { quote, StoreError } from './store-error';
 
 /**
  * A random UUID from the global Web Crypto (loaded on first use, so `require('golem')` does not
@@ -70,7 +70,7 @@ const ID = /^[\x21-\x7e]{1,200}$/;
 function checkId(kind: string, id: unknown): string {
   if (typeof id !== 'string' || !ID.test(id))
     throw new RunInputError(
-      `${kind} must be 1–200 printable ASCII characters without spaces, got ${JSON.stringify(id)}`,
+      `${kind} must be 1–200 printable ASCII characters without spaces, got ${quote(id)}`,
     );
   return id;
 }
@@ -316,7 +316,7 @@ async function settle<Deps, Output>(
 async function storeFailure(recorder: Recorder, error: unknown): Promise<unknown> {
   await recorder.abandon();
   if (!StoreError.is(error) || error.runId !== undefined) return error;
-  return new StoreError(`run "${recorder.runId}": ${error.message}`, {
+  return new StoreError(`run ${quote(recorder.runId)}: ${error.message}`, {
     reason: error.reason,
     runId: recorder.runId,
     retryable: error.retryable,

@@ -5,7 +5,7 @@ import { USAGE_DETAILS } from '../model/usage';
 import { decodeMessages, encodeMessage } from '../model/codec';
 import { describeError } from '../model/error-base';
 import { isRecord } from '../model/guards';
-import { StoreError } from './store-error';
+import { quote, StoreError } from './store-error';
 
 /** Where a stored run is: executing (or interrupted), waiting for decisions, or finished. */
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed';
@@ -137,7 +137,7 @@ export function messagesJson(messages: readonly Message[]): string {
 }
 
 function corrupt(what: string, id: string, problem: string, cause?: unknown): StoreError {
-  const subject = what === 'run' ? `run "${id}"` : `conversation "${id}"`;
+  const subject = `${what === 'run' ? 'run' : 'conversation'} ${quote(id)}`;
   return new StoreError(
     `stored ${subject} is unreadable: ${problem}; nothing was changed — repair or delete the row`,
     {
@@ -236,7 +236,7 @@ export function decodeRun(row: StoredRun): RunRecord {
     throw corrupt(
       'run',
       row.id,
-      `status ${JSON.stringify(row.status)} is not one of ${RUN_STATUSES.join(', ')}`,
+      `status ${quote(row.status)} is not one of ${RUN_STATUSES.join(', ')}`,
     );
   if (typeof row.agent !== 'string') throw corrupt('run', row.id, 'agent is not text');
   const lease =

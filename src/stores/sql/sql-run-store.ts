@@ -116,12 +116,16 @@ export class SqlRunStore implements RunStore {
   }
 
   async getRun(id: string): Promise<StoredRun | undefined> {
-    const rows = await (await this.client()).all(this.sql.getRun, [id]);
+    const client = await this.client();
+    if (this.unstorable(id)) return undefined;
+    const rows = await client.all(this.sql.getRun, [id]);
     return rows[0] === undefined ? undefined : toStoredRun(rows[0]);
   }
 
   async getConversation(id: string): Promise<StoredConversation | undefined> {
-    const rows = await (await this.client()).all(this.sql.getConversation, [id]);
+    const client = await this.client();
+    if (this.unstorable(id)) return undefined;
+    const rows = await client.all(this.sql.getConversation, [id]);
     return rows[0] === undefined ? undefined : toStoredConversation(rows[0]);
   }
 
@@ -147,9 +151,10 @@ export class SqlRunStore implements RunStore {
     }
     const limit = Math.min(Math.max(Math.floor(filter.limit ?? LIST_LIMIT), 0), LIST_LIMIT_MAX);
     params.push(limit);
-    const rows = await (
-      await this.client()
-    ).all(
+    const client = await this.client();
+    // A value no row can hold matches nothing.
+    if (params.some((p) => typeof p === 'string' && this.unstorable(p))) return [];
+    const rows = await client.all(
       `SELECT ${this.sql.runColumns} FROM ${this.init.tables.runs}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id ASC LIMIT ?`,
       params,
     );
@@ -161,7 +166,7 @@ export class SqlRunStore implements RunStore {
     expectedVersion: number,
     options?: WriteOptions,
   ): Promise<boolean> {
-    const params = runParams(run).slice(1);
+    const params = this.runRow(run).slice(1);
     params.push(run.id, expectedVersion);
     const sql = options?.flush === false ? this.sql.replaceRunRelaxed : this.sql.replaceRun;
     return (await (await this.client()).run(sql, params)) === 1;
@@ -169,7 +174,7 @@ export class SqlRunStore implements RunStore {
 
   async insertRun(run: StoredRun, options?: WriteOptions): Promise<boolean> {
     const sql = options?.flush === false ? this.sql.insertRunRelaxed : this.sql.insertRun;
-    return (await (await this.client()).run(sql, runParams(run))) === 1;
+    return (await (await this.client()).run(sql, this.runRow(run))) === 1;
   }
 
   async transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T> {
@@ -183,30 +188,32 @@ export class SqlRunStore implements RunStore {
       const missingConversations = new Set<string>();
       return body({
         getRun: async (id) => {
-          const rows = await c.all(`${this.sql.getRun}${lock}`, [id]);
+          const rows = this.unstorable(id) ? [] : await c.all(`${this.sql.getRun}${lock}`, [id]);
           if (rows[0] !== undefined) return toStoredRun(rows[0]);
           missingRuns.add(id);
           return undefined;
         },
         getConversation: async (id) => {
-          const rows = await c.all(`${this.sql.getConversation}${lock}`, [id]);
+          const rows = this.unstorable(id)
+            ? []
+            : await c.all(`${this.sql.getConversation}${lock}`, [id]);
           if (rows[0] !== undefined) return toStoredConversation(rows[0]);
           missingConversations.add(id);
           return undefined;
         },
         putRun: async (run) => {
           if (!missingRuns.delete(run.id)) {
-            await c.run(this.sql.putRun, runParams(run));
+            await c.run(this.sql.putRun, this.runRow(run));
             return;
           }
-          if ((await c.run(this.sql.insertRun, runParams(run))) === 0)
+          if ((await c.run(this.sql.insertRun, this.runRow(run))) === 0)
             throw new StoreError(
               `${this.init.label}: a run with the id ${quote(run.id)} was stored by another process at the same moment; run ids are unique`,
               { reason: 'conflict', runId: run.id },
             );
         },
         putConversation: async (conversation) => {
-          const params = conversationParams(conversation);
+          const params = this.storable(conversationParams(conversation));
           if (!missingConversations.delete(conversation.id)) {
             await c.run(this.sql.putConversation, params);
             return;
@@ -219,6 +226,33 @@ export class SqlRunStore implements RunStore {
         },
       });
     });
+  }
+
+  /**
+   * Whether no row can have `id`: PostgreSQL text cannot hold U+0000, so an id containing it is
+   * missing (a load is `not-found`) without asking the server, which would refuse the query.
+   */
+  private unstorable(id: string): boolean {
+    return this.init.client.dialect === 'postgres' && id.includes('\u0000');
+  }
+
+  /** A run's parameters, as {@link storable}. */
+  private runRow(run: StoredRun): unknown[] {
+    return this.storable(runParams(run));
+  }
+
+  /**
+   * `params` with U+0000 written as U+FFFD on PostgreSQL, whose text cannot hold it: a tool's
+   * error message carrying one must not make the run's last write fail (leaving it `running`).
+   */
+  private storable(params: unknown[]): unknown[] {
+    if (this.init.client.dialect !== 'postgres') return params;
+    for (let i = 0; i < params.length; i++) {
+      const value = params[i];
+      if (typeof value === 'string' && value.includes('\u0000'))
+        params[i] = value.replaceAll('\u0000', '\ufffd');
+    }
+    return params;
   }
 
   /** The client, once the schema is migrated (or checked, with `migrate: false`). */

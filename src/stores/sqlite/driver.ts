@@ -50,8 +50,9 @@ export function loadSqliteDriver(loader: SqliteDriverLoader = requireSqliteDrive
 /** A better-sqlite3 error as a StoreError naming the file (driver errors keep their `code`). */
 export function sqliteError(label: string, error: unknown): StoreError {
   if (StoreError.is(error)) return error;
-  const code =
-    typeof error === 'object' && error !== null ? String((error as { code?: unknown }).code) : '';
+  const raw =
+    typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = typeof raw === 'string' ? raw : '';
   const text = error instanceof Error ? error.message : String(error);
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
     return new StoreError(

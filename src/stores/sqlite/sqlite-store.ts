@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { RunStore } from '../../durable/port';
-import { StoreError } from '../../durable/store-error';
+import { quote, StoreError } from '../../durable/store-error';
 import type { StoreOptions } from '../../durable/store-options';
 import { storeSettings } from '../../durable/store-options';
 import { SqlRunStore } from '../sql/sql-run-store';
@@ -47,8 +49,14 @@ export function sqliteStore(options: SqliteStoreOptions): RunStore {
   if (!Number.isInteger(busyTimeout) || busyTimeout < 0)
     throw invalid('`busyTimeout` must be a non-negative integer of milliseconds');
   const settings = storeSettings('sqliteStore', options);
-  const label = `sqlite store "${path}"`;
+  const label = `sqlite store ${quote(path)}`;
   const Driver = loadSqliteDriver(options.driver);
+  const folder = missingFolder(path);
+  if (folder !== undefined)
+    throw new StoreError(
+      `sqlite store: cannot open ${quote(path)}: the folder ${quote(folder)} does not exist; create it first (mkdir -p, or fs.mkdirSync(folder, { recursive: true })) — the store creates the file, not its folder`,
+      { reason: 'unavailable', retryable: false },
+    );
   let db: SqliteDatabase | undefined;
   try {
     db = new Driver(path, { timeout: busyTimeout });
@@ -77,6 +85,14 @@ export function sqliteStore(options: SqliteStoreOptions): RunStore {
     migrateOnOpen: migrate,
     prelude: [],
   });
+}
+
+/** The folder of a database file when it does not exist (`':memory:'` and `file:` URIs have none). */
+function missingFolder(path: string): string | undefined {
+  const file = path.trim();
+  if (file === ':memory:' || file.startsWith('file:')) return undefined;
+  const folder = dirname(resolve(file));
+  return existsSync(folder) ? undefined : folder;
 }
 
 function invalid(problem: string): StoreError {
