@@ -1,5 +1,5 @@
 import { DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Job, KeepJobs } from 'bullmq';
+import type { Job, JobJson, KeepJobs } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobConsumerPort, JobHandler, JobProducerPort, JobState, SubmittedJob } from './port';
 import type { ErrorListener, QueueKeys } from './redis';
@@ -88,6 +88,29 @@ export class BullProducer implements JobProducerPort {
   }
 }
 
+/** Why a job's stored payload could not be decoded, per job (kept off the job's own fields). */
+const undecodable = new WeakMap<Job, string>();
+
+/**
+ * A BullMQ worker that hands golem a job whose stored data is not JSON instead of failing inside
+ * BullMQ's fetch (which left the job active, retried every few seconds, and never reached golem's
+ * decoder): such a job gets `null` data and is marked undecodable, so golem fails it as
+ * `invalid-job`.
+ */
+class TolerantWorker extends Worker {
+  protected override createJob(data: JobJson, jobId: string): Job {
+    try {
+      return super.createJob(data, jobId);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      const job = super.createJob({ ...data, data: 'null' }, jobId);
+      const size = typeof data.data === 'string' ? Buffer.byteLength(data.data) : 0;
+      undecodable.set(job, `its stored data is not JSON (${size} bytes)`);
+      return job;
+    }
+  }
+}
+
 /** Worker settings per lane, as BullMQ takes them. Internal. */
 export interface BullLane {
   readonly lane: string;
@@ -122,10 +145,12 @@ export class BullConsumer implements JobConsumerPort {
   async start(handler: JobHandler): Promise<void> {
     for (const lane of this.lanes) {
       const processor = async (job: Job, token?: string): Promise<unknown> => {
+        const broken = undecodable.get(job);
         const outcome = await handler({
           lane: lane.lane,
           id: job.id ?? '',
           data: job.data,
+          ...(broken !== undefined && { undecodable: broken }),
           attempt: job.attemptsMade + 1,
           attempts: job.opts.attempts ?? 1,
         });
@@ -139,7 +164,7 @@ export class BullConsumer implements JobConsumerPort {
         await job.moveToDelayed(outcome.at, token);
         throw new DelayedError();
       };
-      const worker = new Worker(this.keys.queueOf(lane.lane), processor, {
+      const worker = new TolerantWorker(this.keys.queueOf(lane.lane), processor, {
         connection: this.redis,
         prefix: this.keys.prefix,
         name: this.name,

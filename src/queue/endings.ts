@@ -30,17 +30,18 @@ function asError(error: unknown): Error {
 
 /**
  * A job rejected before its run could start (a payload that does not decode, an unknown agent,
- * a deadline passed in the queue): the run, when the payload names one, is stored as `failed` at
- * the stage `queue` (unless it exists), subscribers get `failed`, and the job fails for good with
- * the error's message as its reason.
+ * a deadline passed in the queue): the run, when the payload names one (else `jobRunId`, the one
+ * its job id names), is stored as `failed` at the stage `queue` (unless it exists), subscribers
+ * get `failed`, and the job fails for good with the error's message as its reason.
  */
 export async function rejectPayload(
   x: Executor,
   error: unknown,
   data: unknown,
+  jobRunId?: string,
 ): Promise<JobOutcome> {
   const payload = isRecord(data) ? data : {};
-  const runId = isRunId(payload.runId) ? payload.runId : undefined;
+  const runId = isRunId(payload.runId) ? payload.runId : jobRunId;
   if (runId !== undefined) {
     const tooLarge = QueueError.isReason(error, 'too-large');
     try {

@@ -7,7 +7,7 @@ import type { ActiveRun, ActiveRuns } from './active-runs';
 import type { FeedPublisher } from './feed-publisher';
 import { feedRunEvent, jsonOf } from './feed-events';
 import type { ResolvedLimits, RunJob } from './job';
-import { parseJob } from './job';
+import { parseJob, runIdOfJobId } from './job';
 import { describeFailure, endCancelled, failureOutcome, rejectPayload } from './endings';
 import type { DeliveryPlan } from './plan';
 import { planDelivery } from './plan';
@@ -36,11 +36,20 @@ export interface Executor {
 
 /** Handles one delivery: validates the payload, plans from the stored run, runs the agent. */
 export async function executeDelivery(x: Executor, delivery: JobDelivery): Promise<JobOutcome> {
+  // A payload that names no run is still findable by the run its job id names.
+  const named = runIdOfJobId(delivery.id);
+  if (delivery.undecodable !== undefined) {
+    const error = new QueueError(`job payload is invalid: ${delivery.undecodable}`, {
+      reason: 'invalid-job',
+      ...(named !== undefined && { runId: named }),
+    });
+    return rejectPayload(x, error, undefined, named);
+  }
   let job: RunJob;
   try {
     job = parseJob(delivery.data, x.limits);
   } catch (error) {
-    return rejectPayload(x, error, delivery.data);
+    return rejectPayload(x, error, delivery.data, named);
   }
   const carrier = job.traceContext;
   if (x.continueTrace !== undefined && carrier !== undefined)

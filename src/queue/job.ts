@@ -106,6 +106,18 @@ export function jobIdOf(kind: RunJobKind, runId: string, version?: number): stri
   return version === undefined ? base : `${base}.${version}`;
 }
 
+/**
+ * The run id a job id names (`start.<runId>`, `resume.<runId>.<version>`, …: see {@link jobIdOf}),
+ * or undefined — for a job whose payload cannot say it.
+ */
+export function runIdOfJobId(jobId: string): string | undefined {
+  const match = /^(?:start\.(.+)|(?:resume|continue)\.(.+)\.\d+)$/.exec(jobId);
+  const part = match?.[1] ?? match?.[2];
+  if (part === undefined) return undefined;
+  const runId = part.replace(/%(25|3A)/g, (escape) => (escape === '%25' ? '%' : ':'));
+  return isRunId(runId) ? runId : undefined;
+}
+
 function bad(message: string, runId?: string): QueueError {
   return new QueueError(`job payload is invalid: ${message}`, {
     reason: 'invalid-job',
@@ -119,14 +131,21 @@ function optionalNumber(value: unknown, name: string, min: number, runId: string
 }
 
 function checkVersion(data: Record<string, unknown>, runId: string | undefined): void {
-  const v = typeof data.v === 'number' ? data.v : 0;
+  const v = data.v;
+  // Without a version it is not a golem/queue payload of any version: damaged, or written by
+  // something else.
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw bad(
+      `it has no version (v is ${v === undefined ? 'missing' : JSON.stringify(v)}): it was not written by golem/queue`,
+      runId,
+    );
   if (v === JOB_VERSION) return;
   const hint =
     v < JOB_VERSION
       ? 'it was written by an older golem/queue; enqueue the run again (queue.recover(runId) continues a run that had started)'
       : 'it was written by a newer golem/queue; upgrade this worker (upgrade workers before producers)';
   throw new QueueError(
-    `job payload version ${data.v === undefined ? 'missing' : JSON.stringify(data.v)} is not supported by this worker, which reads version ${JOB_VERSION}: ${hint}`,
+    `job payload version ${v} is not supported by this worker, which reads version ${JOB_VERSION}: ${hint}`,
     { reason: 'unsupported-version', ...(runId !== undefined && { runId }) },
   );
 }

@@ -36,6 +36,11 @@ export interface JobDelivery {
   readonly lane: string;
   readonly id: string;
   readonly data: unknown;
+  /**
+   * Set when the engine could not decode the stored payload at all (not JSON): why, without its
+   * content. `data` is then meaningless and the job is failed as `invalid-job`.
+   */
+  readonly undecodable?: string;
   /** 1-based delivery number for retries (stalled redeliveries do not count). */
   readonly attempt: number;
   /** Deliveries allowed. */

@@ -108,7 +108,7 @@ test('payloads from an older or newer version, damaged or oversized ones fail wi
     [
       'legacy-1',
       { ...base, runId: 'legacy-1' },
-      'job payload version missing is not supported by this worker, which reads version 1: it was written by an older golem/queue; enqueue the run again (queue.recover(runId) continues a run that had started)',
+      'job payload is invalid: it has no version (v is missing): it was not written by golem/queue',
     ],
     [
       'legacy-2',

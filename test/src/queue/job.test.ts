@@ -1,6 +1,6 @@
 /** Job payloads: untrusted input from Redis, validated by every worker before it acts on one. */
 import { JOB_VERSION, jobIdOf, QueueError } from 'golem/queue';
-import { DEFAULT_LIMITS, parseJob } from '../../../src/queue/job';
+import { DEFAULT_LIMITS, parseJob, runIdOfJobId } from '../../../src/queue/job';
 
 const job = {
   v: JOB_VERSION,
@@ -27,10 +27,8 @@ test('a valid payload is accepted as it is', () => {
 });
 
 test.each([
-  [{ ...job, v: undefined }, 'missing', 'an older'],
   [{ ...job, v: 0 }, '0', 'an older'],
   [{ ...job, v: 2 }, '2', 'a newer'],
-  [{ ...job, v: '1' }, '"1"', 'an older'],
 ])('a payload of another version is refused, naming it (%#)', (data, version, by) => {
   const error = refusal(data);
   expect(error.reason).toBe('unsupported-version');
@@ -38,6 +36,32 @@ test.each([
   expect(error.message).toContain(`job payload version ${version} is not supported`);
   expect(error.message).toContain(`written by ${by} golem/queue`);
 });
+
+test.each([
+  [{ ...job, v: undefined }, 'missing'],
+  [{ ...job, v: '1' }, '"1"'],
+  [{ ...job, v: 1.5 }, '1.5'],
+])('a payload without a version is invalid-job, not unsupported-version (%#)', (data, v) => {
+  const error = refusal(data);
+  expect([error.reason, error.runId, error.message]).toEqual([
+    'invalid-job',
+    'r-1',
+    `job payload is invalid: it has no version (v is ${v}): it was not written by golem/queue`,
+  ]);
+});
+
+test.each(['r-1', 'a.b.7', 'x:y%z', '%3A', 'start.9'])('a job id names its run: %s', (runId) => {
+  expect(runIdOfJobId(jobIdOf('start', runId))).toBe(runId);
+  expect(runIdOfJobId(jobIdOf('resume', runId, 12))).toBe(runId);
+  expect(runIdOfJobId(jobIdOf('continue', runId, 3))).toBe(runId);
+});
+
+test.each(['garbage', 'start.', 'resume.r-1', 'start.has space'])(
+  'a job id of no golem run names none: %s',
+  (jobId) => {
+    expect(runIdOfJobId(jobId)).toBeUndefined();
+  },
+);
 
 test.each([
   [null, 'not an object'],
