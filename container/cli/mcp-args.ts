@@ -32,7 +32,8 @@ Serves an export of the module as an MCP server, over stdio (default) or Streama
   --expose <what>    for an @Agent class: both (default), tools or agent
   -h, --help         show this help
 
-Over stdio, stdout carries the protocol: the command writes nothing else there.`;
+Over stdio, stdout carries the protocol: the command writes nothing else there, and what the
+served module writes to stdout (console.log included) goes to stderr.`;
 
 /** Parses `argv` (the arguments after `mcp`). Throws {@link UsageError}. */
 export function parseMcpArgs(argv: readonly string[]): McpServeArgs {

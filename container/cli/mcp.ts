@@ -12,9 +12,11 @@ import type { Tool } from '../../src/index';
 import { describeError } from '../../src/index';
 import {
   createMcpServer,
+  reserveStdoutForMcp,
   serveMcpHttp,
   serveMcpStdio,
   type McpServedAgent,
+  type McpStdoutReservation,
 } from '../../src/mcp/index';
 import { UsageError } from '../../decorators/cli/args';
 import { classTools, compileAgentClass, snakeCase } from '../../decorators/index';
@@ -132,6 +134,24 @@ export async function mcpCommand(argv: readonly string[], io: McpIO = {}): Promi
     err(`golem mcp: no such file: ${file}`);
     return 2;
   }
+  // Over stdio, stdout is the protocol's from here on: whatever the served module writes there —
+  // while it loads or from a tool (console.log) — goes to stderr instead.
+  const reservation = args.http ? undefined : reserveStdoutForMcp();
+  try {
+    return await serve(file, args, io, out, err, reservation);
+  } finally {
+    reservation?.release();
+  }
+}
+
+async function serve(
+  file: string,
+  args: McpServeArgs,
+  io: McpIO,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  reservation: McpStdoutReservation | undefined,
+): Promise<number> {
   let served: Served;
   try {
     const loaded = await (io.load ?? defaultRunLoader(io.cwd ?? process.cwd()))(file);
@@ -152,7 +172,10 @@ export async function mcpCommand(argv: readonly string[], io: McpIO = {}): Promi
     return 0;
   }
   err(`golem mcp: serving ${names} over stdio`);
-  const serving = await serveMcpStdio(server);
+  const serving = await serveMcpStdio(
+    server,
+    reservation === undefined ? {} : { stdout: reservation.protocol },
+  );
   await Promise.race([until, serving.closed]);
   await serving.close();
   return 0;

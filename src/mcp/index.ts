@@ -87,3 +87,5 @@ export type {
   McpHttpServeOptions,
 } from './server/serve';
 export { serveMcpStdio, serveMcpHttp, mcpHttpHandler } from './server/serve';
+export type { McpStdoutReservation } from './server/stdout-guard';
+export { reserveStdoutForMcp } from './server/stdout-guard';

@@ -13,6 +13,7 @@ import {
 } from './http-sessions';
 import type { McpToolServer } from './mcp-server';
 import { refusal, requestPolicy } from './request-origin';
+import { reserveStdoutForMcp } from './stdout-guard';
 import { loadServerSdk } from './server-sdk';
 
 /** A running stdio server. */
@@ -23,19 +24,40 @@ export interface McpStdioServing {
   readonly closed: Promise<void>;
 }
 
-/** Serves over stdio (default: this process's stdin and stdout — log to stderr only). */
+/**
+ * Serves over stdio (default: this process's stdin and stdout). On this process's stdout the
+ * protocol keeps stdout to itself while serving: everything else written there
+ * (`process.stdout.write`, `console.log`, …) goes to stderr (see {@link reserveStdoutForMcp}).
+ */
 export async function serveMcpStdio<Deps>(
   server: McpToolServer<Deps>,
   streams: { stdin?: Readable; stdout?: Writable } = {},
 ): Promise<McpStdioServing> {
   const sdk = loadServerSdk();
-  const transport = new sdk.StdioServerTransport(streams.stdin, streams.stdout);
+  const reservation =
+    streams.stdout === undefined || streams.stdout === process.stdout
+      ? reserveStdoutForMcp()
+      : undefined;
+  const transport = new sdk.StdioServerTransport(
+    streams.stdin,
+    reservation?.protocol ?? streams.stdout,
+  );
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
-    done = resolve;
+    done = () => {
+      reservation?.release();
+      resolve();
+    };
   });
-  const sdkServer = await server.connect(transport);
+  let sdkServer: Awaited<ReturnType<typeof server.connect>>;
+  try {
+    sdkServer = await server.connect(transport);
+  } catch (error) {
+    reservation?.release();
+    throw error;
+  }
   sdkServer.onclose = done;
+  reservation?.protocol.on('error', () => void sdkServer.close());
   const stdin = streams.stdin ?? process.stdin;
   stdin.once('end', () => void sdkServer.close());
   return { close: () => sdkServer.close(), closed };
