@@ -47,7 +47,9 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * A run store in PostgreSQL through the optional peer `pg` (`npm install pg`): for several
  * processes or machines sharing runs. Rows read in a transaction are locked (`FOR UPDATE`);
  * checkpoints are single conditional updates. A dropped connection is an `unavailable`,
- * retryable StoreError; the run resumes from its last checkpoint.
+ * retryable StoreError; the run resumes from its last checkpoint. A transaction the server aborts
+ * to break a deadlock (or a serialisation failure) runs again, up to 5 times in all, so a body
+ * given to `transaction()` must only read and write through its `tx`.
  *
  * ```ts
  * const store = postgresStore({ connectionString: process.env.DATABASE_URL, schema: 'golem' });
