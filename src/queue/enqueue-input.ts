@@ -1,3 +1,4 @@
+import { INTERRUPTED_CALL_REASON } from '../durable/interrupted-call';
 import type { DeferredResults, PendingToolCalls } from '../engine/deferred-types';
 import type { JsonObject, JsonValue } from '../model/json';
 import type { ModelSettings } from '../model/request';
@@ -132,7 +133,8 @@ function entries<V>(value: Record<string, V> | Map<string, V> | undefined): [str
 
 /**
  * Decisions as a job carries them, checked against the paused run's calls: every pending call
- * resolved exactly once (approvals for approval calls, text for external ones), nothing else.
+ * resolved exactly once (approvals for approval calls, text for external ones — and either for a
+ * call interrupted by a crash, whose result the application may have checked), nothing else.
  */
 export function checkDecisions(
   runId: string,
@@ -141,8 +143,11 @@ export function checkDecisions(
 ): JobDecisions {
   const approvals = entries(results.approvals);
   const external = entries(results.external);
-  const wanted = new Map<string, 'approval' | 'external'>();
-  for (const c of pending.approvals) wanted.set(c.callId, 'approval');
+  const wanted = new Map<string, 'approval' | 'external' | 'either'>();
+  // A call in flight when its process died is asked about as an approval, but what happened is
+  // also an answer: its result, supplied as external text, settles it without running it again.
+  for (const c of pending.approvals)
+    wanted.set(c.callId, c.reason === INTERRUPTED_CALL_REASON ? 'either' : 'approval');
   for (const c of pending.external) wanted.set(c.callId, 'external');
   const seen = new Set<string>();
   const fail = (problem: string): QueueError =>
@@ -159,7 +164,7 @@ export function checkDecisions(
     const want = wanted.get(id);
     if (want === undefined)
       throw fail(`call "${id}" is not pending (pending: ${[...wanted.keys()].join(', ')})`);
-    if (want !== kind)
+    if (want !== kind && want !== 'either')
       throw fail(
         `call "${id}" waits for ${want === 'approval' ? 'an approval' : 'an external result'}`,
       );

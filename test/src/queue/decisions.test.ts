@@ -1,4 +1,5 @@
 /** Decisions for a paused run are checked against its pending calls before anything is queued. */
+import { INTERRUPTED_CALL_REASON } from 'golem';
 import type { PendingToolCalls } from 'golem';
 import { QueueError } from 'golem/queue';
 import { checkDecisions } from '../../../src/queue/enqueue-input';
@@ -55,4 +56,30 @@ test.each([
   ],
 ])('%o is refused', (results, message) => {
   expect(problem(results)).toBe(message);
+});
+
+test('a call interrupted by a crash is settled by an approval or by its result, once', () => {
+  const interrupted: PendingToolCalls = {
+    approvals: [
+      { callId: 's2', toolName: 'step', args: '{}', reason: INTERRUPTED_CALL_REASON },
+      { callId: 'pay', toolName: 'transfer', args: '{}', reason: '' },
+    ],
+    external: [],
+  };
+  const check = (results: Parameters<typeof checkDecisions>[2]) => () =>
+    checkDecisions('r', interrupted, results);
+  expect(
+    check({ approvals: { pay: { approved: true } }, external: { s2: 'step 2 done' } })(),
+  ).toEqual({ approvals: { pay: { approved: true } }, external: { s2: 'step 2 done' } });
+  expect(check({ approvals: { pay: { approved: true }, s2: { approved: false } } })()).toEqual({
+    approvals: { pay: { approved: true }, s2: { approved: false } },
+  });
+  // Still exactly once, and an approval call that was not interrupted still wants an approval.
+  expect(
+    check({
+      approvals: { pay: { approved: true }, s2: { approved: true } },
+      external: { s2: 'x' },
+    }),
+  ).toThrow('call "s2" is resolved twice');
+  expect(check({ external: { pay: 'paid', s2: 'x' } })).toThrow('call "pay" waits for an approval');
 });
