@@ -1,5 +1,5 @@
 import type { ChatAgent, ChatOptions } from './chat';
-import { badRequestBody, chatStream } from './chat';
+import { admitChat, badRequestBody } from './chat';
 import type { UIMessageChunk } from './chunk-types';
 import type { NodeResponseLike } from './node-response';
 import { pipeUIMessageStreamToResponse } from './node-response';
@@ -14,10 +14,20 @@ export interface NodeRequestLike extends AsyncIterable<unknown> {
 }
 
 /** Options of {@link pipeChat}. */
-export interface PipeChatOptions<Deps = unknown, Output = unknown> extends ChatOptions<
-  Deps,
-  Output
-> {
+export interface PipeChatOptions<
+  Deps = unknown,
+  Output = unknown,
+  Req extends NodeRequestLike = NodeRequestLike,
+> extends Omit<ChatOptions<Deps, Output>, 'owner'> {
+  /**
+   * Who the request speaks for (a tenant or user key), taken from the request by your
+   * authentication — `(req) => req.user.id` — or given as is. With a run store, a new run is
+   * stored with it and decisions resume only a run stored with it; another owner's run is refused
+   * exactly as an unknown id (HTTP 404). `undefined` is unscoped (an operator's access): refuse
+   * unauthenticated requests before `pipeChat`. Called once per request, after the body is read;
+   * if it throws, `pipeChat` rejects with its error and nothing runs.
+   */
+  owner?: string | ((req: Req) => string | undefined | Promise<string | undefined>);
   /**
    * Largest raw request body read, in bytes; default 4 MiB (files arrive inline as data URLs). A
    * larger body is refused with HTTP 400 after being read on and discarded up to as many bytes
@@ -97,18 +107,20 @@ async function drain(body: AsyncIterator<unknown>, size: number, bound: number):
 
 /**
  * A chat route for Node servers (node:http, Express, Nest `@Req()`/`@Res()`, Fastify's raw
- * request and reply): reads the request body, then streams {@link chatStream} to the response.
- * A malformed request gets HTTP 400 with `{ error, path }`. When the client goes away, the run is
- * cancelled (its evidence is kept on its error). Resolves when the response ends.
+ * request and reply): reads the request body, then streams the answer (`chatStream`) to the
+ * response. A malformed request gets HTTP 400 with `{ error, path }`; decisions for a stored run
+ * the route cannot see (unknown, another owner's or agent's) HTTP 404, for one no longer waiting
+ * HTTP 409 — and nothing runs. When the client goes away, the run is cancelled (its evidence is
+ * kept on its error). Resolves when the response ends.
  *
  * @example
- * http.createServer((req, res) => void pipeChat(agent, req, res));
+ * http.createServer((req, res) => void pipeChat(agent, req, res, { owner: userOf }));
  */
-export async function pipeChat<Deps, Output>(
+export async function pipeChat<Deps, Output, Req extends NodeRequestLike = NodeRequestLike>(
   agent: ChatAgent<Deps, Output>,
-  req: NodeRequestLike,
+  req: Req,
   res: NodeResponseLike,
-  options: PipeChatOptions<Deps, Output> = {},
+  options: PipeChatOptions<Deps, Output, Req> = {},
 ): Promise<void> {
   const gone = new AbortController();
   const onClose = (): void => {
@@ -122,13 +134,17 @@ export async function pipeChat<Deps, Output>(
     const reading: BodyReading = { ended: req.body !== undefined };
     try {
       const body = await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, reading);
-      stream = chatStream(agent, body, { ...options, signal });
+      const { owner: ownerOf, ...rest } = options;
+      const owner = typeof ownerOf === 'function' ? await ownerOf(req) : ownerOf;
+      const chatOptions: ChatOptions<Deps, Output> = { ...rest, signal };
+      if (owner !== undefined) chatOptions.owner = owner;
+      stream = await admitChat(agent, body, chatOptions);
     } catch (error) {
       if (!UIMessageError.is(error)) throw error;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       // A body left unread would reset the connection under the client's next request.
       if (!reading.ended) headers.connection = 'close';
-      res.writeHead(400, headers);
+      res.writeHead(error.status, headers);
       res.end(badRequestBody(error));
       return;
     }

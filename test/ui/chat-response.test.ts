@@ -12,7 +12,7 @@ const hello = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hello' }]
 
 test('chatResponse answers a useChat body with the UI message stream', async () => {
   const agent = new Agent({ model: new ScriptedModel([textResponse('Hi there.')]) });
-  const response = chatResponse(
+  const response = await chatResponse(
     agent,
     { id: 'chat-1', messages: [hello], trigger: 'submit-message' },
     { messageId: 'a1', headers: { 'x-chat': 'yes' } },
@@ -28,7 +28,7 @@ test('chatResponse answers a useChat body with the UI message stream', async () 
 
 test('chatResponse answers a malformed body with HTTP 400 and never calls the model', async () => {
   const model = new ScriptedModel([]);
-  const response = chatResponse(new Agent({ model }), {
+  const response = await chatResponse(new Agent({ model }), {
     messages: [{ id: 'x', role: 'system', parts: [] }],
   });
   expect(response.status).toBe(400);
@@ -37,7 +37,7 @@ test('chatResponse answers a malformed body with HTTP 400 and never calls the mo
       'messages[0].role: system messages are not accepted from a client; set instructions on the agent',
     path: 'messages[0].role',
   });
-  expect(chatResponse(new Agent({ model }), 'nope').status).toBe(400);
+  expect((await chatResponse(new Agent({ model }), 'nope')).status).toBe(400);
   expect(model.calls).toBe(0);
 });
 

@@ -92,7 +92,9 @@ test('a body far over maxBodyBytes is refused with connection: close, and the ne
   await withRoute(async (url, agent, model) => {
     // Past the drain bound the server stops reading: it answers 400 and closes the connection
     // (a client still uploading may see the reset instead of the answer).
-    const first = await post(agent, url, textOf(8 * 1024 * 1024)).catch((error: unknown) => error);
+    const first: Answer | Error = await post(agent, url, textOf(8 * 1024 * 1024)).catch(
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
     if (!(first instanceof Error)) {
       expect(first.status).toBe(400);
       expect(first.connection).toBe('close');
