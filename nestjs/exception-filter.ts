@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import { RunError, RunInputError } from '../src/index';
+import { RunError, RunInputError, StoreError } from '../src/index';
 import { clientErrorText, logRunFailure } from './client-errors';
 
 /** The JSON body `GolemExceptionFilter` answers a failed run with. */
@@ -20,7 +20,8 @@ export interface RunErrorBody {
 /**
  * The HTTP answer for a Golem run failure, or `undefined` for anything else: a `RunError` is a
  * 502 Bad Gateway carrying the stage; a `RunInputError` (an invalid prompt, history or deps
- * given to the run) a 400. The body never carries the text a tool, a model or a model factory
+ * given to the run) a 400; a `StoreError` `not-found` (an unknown run id, or a run of another
+ * owner or agent) a 404, `conflict` or `invalid-state` (a busy or finished run) a 409. The body never carries the text a tool, a model or a model factory
  * threw (it can hold connection strings, keys, paths): that stays in the error, the `cause` of
  * the returned exception, for the logs.
  */
@@ -33,6 +34,26 @@ export function runErrorResponse(exception: unknown): HttpException | undefined 
       stage: exception.stage,
     };
     return new HttpException(body, HttpStatus.BAD_GATEWAY, { cause: exception });
+  }
+  if (StoreError.isReason(exception, 'not-found')) {
+    // A run of another owner or agent is reported exactly as one that does not exist.
+    const body: RunErrorBody = {
+      statusCode: HttpStatus.NOT_FOUND,
+      error: 'Not Found',
+      message: clientErrorText(exception),
+    };
+    return new HttpException(body, HttpStatus.NOT_FOUND, { cause: exception });
+  }
+  if (
+    StoreError.isReason(exception, 'conflict') ||
+    StoreError.isReason(exception, 'invalid-state')
+  ) {
+    const body: RunErrorBody = {
+      statusCode: HttpStatus.CONFLICT,
+      error: 'Conflict',
+      message: clientErrorText(exception),
+    };
+    return new HttpException(body, HttpStatus.CONFLICT, { cause: exception });
   }
   if (RunInputError.is(exception)) {
     const body: RunErrorBody = {

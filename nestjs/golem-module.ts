@@ -5,6 +5,7 @@ import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feat
 import { GolemLifecycle } from './lifecycle';
 import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
+import { GolemRunOwner } from './run-owner';
 import { getRunStoreToken, noRunStore } from './run-store';
 import {
   checkAsyncOptions,
@@ -45,6 +46,11 @@ const shared: Provider[] = [
     useFactory: (options: CheckedOptions) => options.store ?? noRunStore(),
   },
   {
+    provide: GolemRunOwner,
+    inject: [GOLEM_OPTIONS],
+    useFactory: (options: CheckedOptions) => new GolemRunOwner(options.runOwner),
+  },
+  {
     provide: GolemObservability,
     inject: [GOLEM_OPTIONS],
     useFactory: (options: CheckedOptions) =>
@@ -83,7 +89,7 @@ export class GolemModule {
       global: true,
       imports: [diagnosticsModule()],
       providers: [{ provide: GOLEM_OPTIONS, useValue: checked }, ...shared],
-      exports: [GolemModels, GolemLifecycle, GolemObservability, getRunStoreToken()],
+      exports: [GolemModels, GolemLifecycle, GolemObservability, GolemRunOwner, getRunStoreToken()],
     };
   }
 
@@ -112,7 +118,7 @@ export class GolemModule {
         },
         ...shared,
       ],
-      exports: [GolemModels, GolemLifecycle, GolemObservability, getRunStoreToken()],
+      exports: [GolemModels, GolemLifecycle, GolemObservability, GolemRunOwner, getRunStoreToken()],
     };
   }
 

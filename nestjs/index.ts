@@ -35,6 +35,8 @@ export { GolemLifecycle } from './lifecycle';
 export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
 export { getRunStoreToken, InjectRunStore } from './run-store';
+export { RunOwner, RunOwnerPipe, GolemRunOwner } from './run-owner';
+export type { RunOwnerOf } from './run-owner';
 export type { AgentClass, InjectedAgent } from './tokens';
 export { sseFromRun, clientDisconnected } from './sse';
 export { writeRunSse, formatSseEvent } from './write-sse';

@@ -8,6 +8,7 @@ import {
   type ModelSource,
   type ModelStringSettings,
 } from './model-source';
+import type { RunOwnerOf } from './run-owner';
 import { checkStore } from './run-store';
 import { checkModelName } from './tokens';
 
@@ -42,6 +43,11 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * by `forRootAsync`'s factory is the module's, closed on application shutdown.
    */
   store?: RunStore;
+  /**
+   * Who a request acts for, read from the platform's request — `(request) => request.user?.id` —
+   * for `@RunOwner()`, whose value the app passes as `{ owner }` to its runs, resumes and reads.
+   */
+  runOwner?: RunOwnerOf;
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -62,6 +68,7 @@ export interface CheckedOptions {
   readonly instrumentation: RunInstrumentation | undefined;
   readonly prices: PriceTable | undefined;
   readonly store: RunStore | undefined;
+  readonly runOwner: RunOwnerOf | undefined;
   /** Whether the module closes `store` on shutdown (it came from `forRootAsync`'s factory). */
   readonly closesStore: boolean;
 }
@@ -99,6 +106,9 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
   if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
     throw invalid(where, 'prices must be a price table, e.g. priceTable({ ... }) from golem');
   const store = checkStore((options as GolemModuleOptions).store, where);
+  const { runOwner } = options as GolemModuleOptions;
+  if (runOwner !== undefined && typeof runOwner !== 'function')
+    throw invalid(where, 'runOwner must be a function (request) => owner, e.g. (r) => r.user?.id');
   const raw = new Map<string, unknown>(Object.entries(models ?? {}));
   if (defaultModel !== undefined) {
     if (raw.has('default'))
@@ -124,6 +134,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     instrumentation,
     prices,
     store,
+    runOwner,
     closesStore: false,
   };
 }
