@@ -137,6 +137,7 @@ export async function runStored<Deps, Output>(
       leaseExpiresAt: now + store.leaseMs,
       version: 1,
       owner: owner ?? null,
+      conversationLength: conversationId === null ? null : history.length,
     };
     await startRun(store, row, conversationVersion);
     const recorder = new Recorder(store, row);

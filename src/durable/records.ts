@@ -53,6 +53,13 @@ export interface StoredRun {
    * written before schema version 3 keep compiling; adapters store it verbatim.
    */
   owner?: string | null;
+  /**
+   * How many messages its conversation had when the run started (`null` without a conversation,
+   * or when unknown). A failed run whose conversation has more now is not continued: a newer run
+   * completed there. Optional so adapters written before schema version 4 keep compiling;
+   * adapters store it verbatim.
+   */
+  conversationLength?: number | null;
 }
 
 /** A conversation as a store keeps it: its messages (durable codec JSON) and the run using it. */

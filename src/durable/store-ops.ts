@@ -1,7 +1,7 @@
 import type { Message } from '../model/message';
 import type { RunStore, StoreTransaction, WriteOptions } from './port';
 import type { StoredConversation, StoredRun } from './records';
-import { messagesJson } from './records';
+import { messagesJson, readMessages } from './records';
 import { quote, StoreError } from './store-error';
 import type { RunScope } from './access';
 import { conversationNotFound, conversationVisible, runNotFound, runVisible } from './access';
@@ -201,8 +201,10 @@ export async function acquireRun(
     if (run.status === 'completed' || (mode === 'resume') !== (run.status === 'paused'))
       throw wrongState(run, mode);
     if (held(run, now)) throw heldError(run);
-    if (run.conversationId !== null && run.status === 'failed')
+    if (run.conversationId !== null && run.status === 'failed') {
+      await checkBase(tx, run, run.conversationId);
       await claim(tx, run.conversationId, run.id, now, undefined, undefined);
+    }
     const next: StoredRun = {
       ...run,
       status: 'running',
@@ -216,6 +218,29 @@ export async function acquireRun(
     await tx.putRun(next);
     return next;
   });
+}
+
+/**
+ * Refuses (`conflict`) to continue a failed run whose conversation has more messages than when
+ * the run started: a newer run completed there, and this run's answer — based on the older
+ * conversation — would be appended after messages it never saw. Runs stored without the length
+ * (before schema version 4) are not checked.
+ */
+async function checkBase(
+  tx: StoreTransaction,
+  run: StoredRun,
+  conversationId: string,
+): Promise<void> {
+  const started = run.conversationLength;
+  if (typeof started !== 'number' || !Number.isSafeInteger(started)) return;
+  const conversation = await tx.getConversation(conversationId);
+  if (conversation === undefined) return;
+  const length = readMessages(conversation.messages, 'conversation', conversationId).length;
+  if (length === started) return;
+  throw new StoreError(
+    `run ${quote(run.id)} cannot be continued: its conversation ${quote(conversationId)} moved on since the run started (${started} messages then, ${length} now: a newer run completed on it), and this run's messages would follow messages it never saw; start a new run on the conversation, or read this run's messages with loadRun(store, ${quote(run.id)})`,
+    { reason: 'conflict', runId: run.id, conversationId },
+  );
 }
 
 function wrongState(run: StoredRun, mode: 'resume' | 'continue'): StoreError {

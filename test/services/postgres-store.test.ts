@@ -5,6 +5,7 @@ import { recoveryContract } from '../stores/support/contract-recovery';
 import { runsContract } from '../stores/support/contract-runs';
 import { writesContract } from '../stores/support/contract-writes';
 import { ownersContract } from '../stores/support/contract-owners';
+import { conversationOrderContract } from '../stores/support/contract-conversation-order';
 import { dropSchema, schemaName, testPool } from './pg';
 import { POSTGRES_URL } from './postgres-url';
 
@@ -28,3 +29,4 @@ recoveryContract('postgres', factory);
 cachePointsContract('postgres', factory);
 writesContract('postgres', factory);
 ownersContract('postgres', factory);
+conversationOrderContract('postgres', factory);

@@ -72,6 +72,7 @@ test('a version-1 SQLite database is migrated to the current version and its run
     { version: 1 },
     { version: 2 },
     { version: 3 },
+    { version: 4 },
   ]);
   check.close();
 });

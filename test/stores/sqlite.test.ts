@@ -8,6 +8,7 @@ import { recoveryContract } from './support/contract-recovery';
 import { runsContract } from './support/contract-runs';
 import { writesContract } from './support/contract-writes';
 import { ownersContract } from './support/contract-owners';
+import { conversationOrderContract } from './support/contract-conversation-order';
 
 const factory = (clock: { now: () => number }) => {
   const dir = mkdtempSync(join(tmpdir(), 'golem-sqlite-'));
@@ -26,3 +27,4 @@ recoveryContract('sqlite', factory);
 cachePointsContract('sqlite', factory);
 writesContract('sqlite', factory);
 ownersContract('sqlite', factory);
+conversationOrderContract('sqlite', factory);

@@ -24,6 +24,7 @@ export const RUN_COLUMNS = [
   'version',
   'output',
   'owner',
+  'conversation_length',
 ] as const;
 
 /** Columns of the conversations table, in the order of {@link conversationParams}. Internal. */
@@ -61,6 +62,7 @@ export function runParams(run: StoredRun): unknown[] {
     run.version,
     run.output ?? null,
     run.owner ?? null,
+    run.conversationLength ?? null,
   ];
 }
 
@@ -112,6 +114,7 @@ export function toStoredRun(row: SqlRow): StoredRun {
     version: num(row.version),
     output: nullableText(row.output),
     owner: nullableText(row.owner),
+    conversationLength: nullableNum(row.conversation_length),
   };
 }
 

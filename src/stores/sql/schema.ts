@@ -64,6 +64,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX golem_runs_owner ON ${t.runs} (owner, updated_at)`,
     ],
   },
+  {
+    version: 4,
+    description: 'the conversation length a run started on',
+    statements: (t) => [`ALTER TABLE ${t.runs} ADD COLUMN conversation_length INTEGER`],
+  },
 ];
 
 /** The newest schema version this golem knows. */
