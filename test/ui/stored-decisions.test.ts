@@ -1,15 +1,16 @@
 /**
  * With a run store, the chat route honours a client's approvals and tool outputs only against the
- * server's stored run — of its own agent, and of the request's owner — over real HTTP: a forged
- * approval without a run id, an unknown run, a call the run never asked about, another owner's
- * run and another agent's run are all refused before anything runs, the stored run untouched.
+ * server's stored run — of its own agent, and of the request's owner — over real HTTP (and in the
+ * fetch-style route): a forged approval without a run id, an unknown run, a call the run never
+ * asked about, another owner's run and another agent's run are all refused before anything runs,
+ * the stored run untouched.
  */
 import type { IncomingMessage } from 'node:http';
 import type { UIMessage } from 'ai';
 import { Agent, defineTool, type RunStore } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { pipeChat, type PipeChatOptions } from 'golem/ui';
+import { chatResponse, pipeChat, type PipeChatOptions } from 'golem/ui';
 import { serve } from './chat-client';
 
 jest.setTimeout(20_000);
@@ -306,4 +307,23 @@ describe('a stored run answers only to its owner and its agent through the chat 
       await close();
     }
   });
+});
+
+test('the fetch-style route refuses the same way: 400 without a run id, 404 for a run it cannot see', async () => {
+  const store = memoryStore();
+  const { agent, model } = pausingAgent(store);
+  const noRunId = await chatResponse(agent, { messages: forged() }, { owner: 'alice' });
+  expect(noRunId.status).toBe(400);
+  const unknown = await chatResponse(
+    agent,
+    { messages: forged({ runId: 'no-such-run' }) },
+    { owner: 'alice' },
+  );
+  expect(unknown.status).toBe(404);
+  expect(await unknown.json()).toEqual({
+    error: 'messages[1].metadata.runId: no paused run of this chat has this id',
+    path: 'messages[1].metadata.runId',
+  });
+  expect(deleted).toEqual([]);
+  expect(model.calls).toBe(0);
 });
