@@ -13,4 +13,5 @@ import '../decorators/index';
 export { GolemQueueModule, InjectRunQueue, getRunQueueToken } from './queue-module';
 export type { GolemQueueModuleOptions, GolemQueueModuleAsyncOptions } from './queue-module';
 export { GolemQueueWorker } from './queue-worker';
+export { GolemQueueExceptionFilter, queueErrorResponse } from './queue-exception-filter';
 export type { GolemQueueWorkerOptions } from './queue-worker';

@@ -9,7 +9,7 @@ import type { ActiveRun } from './active-runs';
 import type { Executor } from './execute';
 import type { FeedFailure } from './feed-events';
 import type { RunJob } from './job';
-import { isRunId } from './job';
+import { isOwner, isRunId } from './job';
 import type { JobDelivery, JobOutcome } from './port';
 import { QueueError } from './queue-error';
 
@@ -49,6 +49,7 @@ export async function rejectPayload(
         runId,
         agent: typeof payload.agent === 'string' ? payload.agent.slice(0, 200) : '(unknown)',
         conversationId: isRunId(payload.conversation) ? payload.conversation : undefined,
+        owner: payload.kind === 'start' && isOwner(payload.owner) ? payload.owner : undefined,
         prompt: typeof payload.prompt === 'string' && !tooLarge ? payload.prompt : undefined,
         stage: 'queue',
         message: describeError(error),
@@ -78,6 +79,7 @@ export async function endCancelled(
         runId: job.runId,
         agent: job.agent,
         conversationId: job.conversation,
+        owner: job.kind === 'start' ? job.owner : undefined,
         prompt: job.prompt,
         stage: 'queue',
         message,
@@ -175,6 +177,10 @@ export async function failureOutcome(
     if (expires !== undefined) return { type: 'later', at: expires + 1, handover: false };
     return retryLater(x, job, delivery, error);
   }
+  // A start refused by the store (a conversation of another owner): stored as failed, so its
+  // owner finds it.
+  if (job.kind === 'start' && StoreError.isReason(error, 'not-found'))
+    return rejectPayload(x, error, job);
   if (StoreError.is(error) && !error.retryable) {
     await x.feed.end(job.runId, { type: 'failed', error: describeFailure(error), at: x.now() });
     return { type: 'fail', error, retry: false };

@@ -40,6 +40,12 @@ export interface EnqueueOptions {
   delay?: number;
   /** The trace context to carry (default: the queue's `traceContext()` hook, if any). */
   traceContext?: Record<string, string>;
+  /**
+   * Who the run belongs to (a tenant or user key, e.g. the authenticated user's id): stored with
+   * the job and the run (and a conversation it creates). Calls that pass an `owner` — `status`,
+   * `result`, `events`, `decide`, `recover`, `cancel` — see only that owner's runs.
+   */
+  owner?: string;
 }
 
 function input(message: string): QueueError {

@@ -165,6 +165,8 @@ async function execute(
     deps: job.deps,
     signal: run.signal,
     store: x.store,
+    // The run's owner (a start) or the requester's (a decision, a recovery): the store checks it.
+    ...(job.owner !== undefined && { owner: job.owner }),
     observer: (event: Parameters<typeof feedRunEvent>[0]) => {
       x.feed.push(runId, { type: 'event', event: feedRunEvent(event) });
     },

@@ -22,7 +22,14 @@ export { SETTLED_TYPES, FINISHED_TYPES } from './feed-events';
 export type { FeedReadOptions } from './feed-reader';
 export type { FeedRetention } from './redis-feed';
 export type { RedisConnection, ErrorListener } from './redis';
-export type { QueuedRunState, RunStatusReport, RunOutcome, CancelResult } from './run-status';
+export type {
+  QueuedRunState,
+  RunStatusReport,
+  RunOutcome,
+  CancelResult,
+  CancelOptions,
+} from './run-status';
+export type { OwnerScope } from './run-access';
 export { QueueError } from './queue-error';
 export type { QueueErrorReason, QueueErrorInit } from './queue-error';
 export { JOB_VERSION, DEFAULT_LIMITS, jobIdOf } from './job';

@@ -41,6 +41,11 @@ export interface RunJob {
   prompt?: string;
   /** `start`: the stored conversation to continue. */
   conversation?: string;
+  /**
+   * Who the run belongs to (`start`), or who asks for it (`resume`, `continue`): the worker passes
+   * it as the agent call's `owner`, so the run store checks it again. Absent: unscoped.
+   */
+  owner?: string;
   deps?: JsonValue;
   /** `resume`: the decisions. */
   results?: JobDecisions;
@@ -89,6 +94,14 @@ export function resolveLimits(limits: QueueLimits = {}): ResolvedLimits {
 }
 
 const ID = /^[\x21-\x7e]{1,200}$/;
+
+/** Owners are keys (the run store's rule): 1–200 characters, none of them a control character. */
+const OWNER = /^[^\p{Cc}]{1,200}$/u;
+
+/** Whether `owner` is a valid run owner (a tenant or user key). */
+export function isOwner(owner: unknown): owner is string {
+  return typeof owner === 'string' && OWNER.test(owner);
+}
 
 /** Whether `id` is a valid run id / conversation id (the run store's rule). */
 export function isRunId(id: unknown): id is string {
@@ -184,6 +197,8 @@ export function parseJob(data: unknown, limits: ResolvedLimits): RunJob {
   }
   if (conversation !== undefined && !isRunId(conversation))
     throw bad('conversation must be 1–200 printable ASCII characters', runId);
+  if (data.owner !== undefined && !isOwner(data.owner))
+    throw bad('owner must be 1–200 characters without control characters', runId);
   if (deps !== undefined) {
     const text = plainJson(deps, 'deps', 'invalid-deps', 'a job carries plain JSON only');
     checkSize(text, `deps of run "${runId}"`, limits.depsBytes, 'limits.depsBytes');

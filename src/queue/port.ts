@@ -122,4 +122,6 @@ export interface RunInfo {
   readonly agent: string;
   /** The run's deps as JSON text, reused when it resumes. */
   readonly deps?: string | undefined;
+  /** Who the run belongs to (its `owner`), checked before it is stored. */
+  readonly owner?: string | undefined;
 }

@@ -37,13 +37,20 @@ export class RedisControl implements RunControlPort {
       agent: info.agent,
     };
     if (info.deps !== undefined) fields.deps = info.deps;
+    if (info.owner !== undefined) fields.owner = info.owner;
     await this.redis.multi().hset(key, fields).pexpire(key, this.ttlMs).exec();
   }
 
   async runInfo(runId: string): Promise<RunInfo | undefined> {
     const fields = await this.redis.hgetall(this.keys.job(runId));
-    const { lane, jobId, agent, deps } = fields;
+    const { lane, jobId, agent, deps, owner } = fields;
     if (lane === undefined || jobId === undefined || agent === undefined) return undefined;
-    return { lane, jobId, agent, ...(deps !== undefined && { deps }) };
+    return {
+      lane,
+      jobId,
+      agent,
+      ...(deps !== undefined && { deps }),
+      ...(owner !== undefined && { owner }),
+    };
   }
 }

@@ -23,7 +23,9 @@ import { checkQueueOptions } from './queue-options';
 import { closeRedis, connectRedis, QueueKeys } from './redis';
 import { RedisControl } from './redis-control';
 import { RedisFeed } from './redis-feed';
-import type { CancelResult, RunOutcome, RunStatusReport } from './run-status';
+import type { OwnerScope } from './run-access';
+import { checkedOwner, unknownRun, visibleTo } from './run-access';
+import type { CancelOptions, CancelResult, RunOutcome, RunStatusReport } from './run-status';
 import { cancelRun, runOutcome, runStatus, storedEnding, storedRecord } from './run-status';
 import type { EnqueuedRun, RunQueueOptions, SegmentOptions, SubmitContext } from './submit';
 import { submitJob, submitSegment } from './submit';
@@ -94,6 +96,7 @@ export class RunQueue {
     const deadline =
       deadlineOf(options.deadline, now) ??
       (defaults.deadlineIn === undefined ? undefined : now + defaults.deadlineIn);
+    const owner = checkedOwner(options.owner);
     const runId = options.runId ?? randomUUID();
     if (options.runId !== undefined && (await this.store.getRun(runId)) !== undefined)
       throw new QueueError(`a stored run already has the id "${runId}"; run ids are unique`, {
@@ -107,20 +110,22 @@ export class RunQueue {
       agent: name,
       prompt,
       ...(options.conversation !== undefined && { conversation: options.conversation }),
+      ...(owner !== undefined && { owner }),
       ...(deps !== undefined && { deps: JSON.parse(deps) as JsonValue }),
       options: jobOptions({ timeout: defaults.timeout, stream: defaults.stream, ...options }),
       ...(deadline !== undefined && { deadline }),
       enqueuedAt: now,
     };
     const lane = options.lane ?? this.options.route?.(name) ?? 'default';
-    return submitJob(this.parts, job, lane, deps, options);
+    return submitJob(this.parts, job, lane, deps, options, owner);
   }
 
   /**
    * Submits the decisions for a paused run (`{ approvals: { callId: { approved } }, external: {
    * callId: text } }`), checked against its pending calls, and queues the resume: any worker picks
    * it up. Submitting the same decisions again is a no-op; different ones for the same pause are
-   * a `conflict`. `deps` default to the start's (kept in Redis with the run's info).
+   * a `conflict`. `deps` default to the start's (kept in Redis with the run's info). With
+   * `options.owner`, a run of another owner is `not-found`, exactly as an unknown id.
    */
   async decide(
     runId: string,
@@ -128,14 +133,14 @@ export class RunQueue {
     options: SegmentOptions = {},
   ): Promise<EnqueuedRun> {
     this.open();
-    const record = await storedRecord(this.store, runId);
+    const record = await storedRecord(this.store, runId, checkedOwner(options.owner));
     if (record.status !== 'paused' || record.pending === undefined)
       throw new QueueError(
         `run "${runId}" is ${record.status}, not paused: only a paused run takes decisions`,
         { reason: 'invalid-state', runId },
       );
     const decisions = checkDecisions(runId, record.pending, results);
-    return submitSegment(this.parts, 'resume', runId, record.version, record.agent, options, {
+    return submitSegment(this.parts, 'resume', record, options, {
       results: decisions,
       pausedVersion: record.version,
     });
@@ -143,25 +148,28 @@ export class RunQueue {
 
   /**
    * Queues the continuation of an interrupted or failed run from its last checkpoint (an operator's
-   * "retry": completed tools never run again).
+   * "retry": completed tools never run again). `options.owner` limits it to that owner's runs.
    */
   async recover(runId: string, options: SegmentOptions = {}): Promise<EnqueuedRun> {
     this.open();
-    const record = await storedRecord(this.store, runId);
+    const record = await storedRecord(this.store, runId, checkedOwner(options.owner));
     if (record.status === 'completed' || record.status === 'paused')
       throw new QueueError(
         `run "${runId}" is ${record.status}: ${record.status === 'paused' ? 'submit decisions with decide()' : 'nothing is left to do'}`,
         { reason: 'invalid-state', runId },
       );
-    return submitSegment(this.parts, 'continue', runId, record.version, record.agent, options, {});
+    return submitSegment(this.parts, 'continue', record, options, {});
   }
 
   /**
    * Cancels a run: a queued one is withdrawn, a running one is aborted by its worker (the store
-   * keeps its evidence), a paused one ends. Resolves with what happened.
+   * keeps its evidence), a paused one ends. Resolves with what happened. `reason` is a text or
+   * `{ reason?, owner? }`: with `owner`, a run of another owner is `not-found`, as an unknown id.
    */
-  cancel(runId: string, reason = 'cancelled by request'): Promise<CancelResult> {
+  cancel(runId: string, reason: string | CancelOptions = {}): Promise<CancelResult> {
     this.open();
+    const options = typeof reason === 'string' ? { reason } : reason;
+    const owner = checkedOwner(options.owner);
     return cancelRun(
       {
         store: this.store,
@@ -171,23 +179,30 @@ export class RunQueue {
         now: this.parts.now,
       },
       runId,
-      reason,
+      options.reason ?? 'cancelled by request',
+      owner,
     );
   }
 
-  /** Where the run is: queued, running, paused, completed, failed or cancelled, with its record. */
-  status(runId: string): Promise<RunStatusReport> {
+  /**
+   * Where the run is: queued, running, paused, completed, failed or cancelled, with its record.
+   * With `options.owner`, a run of another owner is `not-found`, exactly as an unknown id.
+   */
+  status(runId: string, options: OwnerScope = {}): Promise<RunStatusReport> {
     this.open();
-    return runStatus(this.store, this.parts.control, this.parts.producer, runId);
+    const owner = checkedOwner(options.owner);
+    return runStatus(this.store, this.parts.control, this.parts.producer, runId, owner);
   }
 
   /**
    * The run's feed: the entries kept so far (after `options.after`), then live ones, until the run
-   * settles (see {@link FeedReadOptions}). Works from any process, for runs on any worker.
+   * settles (see {@link FeedReadOptions}). Works from any process, for runs on any worker. With
+   * `options.owner`, a run of another owner is `not-found`, exactly as an unknown id.
    */
-  events(runId: string, options: FeedReadOptions = {}): AsyncIterable<FeedEntry> {
+  events(runId: string, options: FeedReadOptions & OwnerScope = {}): AsyncIterable<FeedEntry> {
     this.open();
-    return readFeed(this.parts.feed, runId, options, async () => {
+    const owner = checkedOwner(options.owner);
+    const entries = readFeed(this.parts.feed, runId, options, async () => {
       try {
         return await storedEnding(
           this.store,
@@ -195,6 +210,7 @@ export class RunQueue {
           this.parts.producer,
           runId,
           options.after,
+          owner,
         );
       } catch (error) {
         if (options.waitForStart === true && QueueError.isReason(error, 'not-found'))
@@ -202,18 +218,55 @@ export class RunQueue {
         throw error;
       }
     });
+    return owner === undefined ? entries : this.ownedEntries(runId, owner, entries);
   }
 
-  /** Waits until the run settles (completed, paused, failed, cancelled) and returns the outcome from the store. */
+  /**
+   * `entries` once the run is known to belong to `owner` (checked before the first entry is read
+   * and, for a run not known yet, again before the first one is given out); `not-found` otherwise.
+   */
+  private async *ownedEntries(
+    runId: string,
+    owner: string,
+    entries: AsyncIterable<FeedEntry>,
+  ): AsyncGenerator<FeedEntry, void, undefined> {
+    let seen = await this.visibility(runId, owner);
+    if (seen === 'hidden') throw unknownRun(runId);
+    for await (const entry of entries) {
+      if (seen === 'unknown') {
+        seen = await this.visibility(runId, owner);
+        if (seen !== 'visible') throw unknownRun(runId);
+      }
+      yield entry;
+    }
+  }
+
+  /** Whether `owner` may see the run: `unknown` while neither the store nor the queue knows it. */
+  private async visibility(
+    runId: string,
+    owner: string,
+  ): Promise<'visible' | 'hidden' | 'unknown'> {
+    const [row, info] = await Promise.all([
+      this.store.getRun(runId),
+      this.parts.control.runInfo(runId),
+    ]);
+    if (row === undefined && info === undefined) return 'unknown';
+    return visibleTo(owner, row, info) ? 'visible' : 'hidden';
+  }
+
+  /**
+   * Waits until the run settles (completed, paused, failed, cancelled) and returns the outcome from
+   * the store. With `options.owner`, a run of another owner is `not-found`, as an unknown id.
+   */
   async result(
     runId: string,
-    options: { signal?: AbortSignal; until?: 'settled' | 'finished' } = {},
+    options: { signal?: AbortSignal; until?: 'settled' | 'finished' } & OwnerScope = {},
   ): Promise<RunOutcome> {
     for await (const _entry of this.events(runId, options)) {
       // Drained: the run settles with its last entry.
     }
     options.signal?.throwIfAborted();
-    return runOutcome(await this.status(runId));
+    return runOutcome(await this.status(runId, options));
   }
 
   /** Closes the Redis connections (queued runs stay queued). */

@@ -7,6 +7,8 @@ import type { FeedEntry, RunFeedEvent } from './feed-events';
 import { jsonOf } from './feed-events';
 import type { JobProducerPort, JobState, RunControlPort, RunFeedPort } from './port';
 import { QueueError } from './queue-error';
+import type { OwnerScope } from './run-access';
+import { unknownRun, visibleTo } from './run-access';
 
 /** Where a queued run is. `queued`: accepted, not started by a worker yet. */
 export type QueuedRunState = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
@@ -52,13 +54,23 @@ export type RunOutcome =
       readonly record: RunRecord | undefined;
     };
 
+/** Options of `queue.cancel`: why (recorded with the run), and who asks. */
+export interface CancelOptions extends OwnerScope {
+  /** Recorded as the run's failure (`cancelled: <reason>`); default `cancelled by request`. */
+  reason?: string;
+}
+
 /** What `queue.cancel` did: withdrew a queued job, signalled the worker running it, ended a paused run, or found it finished. */
 export type CancelResult = 'withdrawn' | 'signalled' | 'ended' | 'finished';
 
-/** The stored run, or `not-found`. */
-export async function storedRecord(store: RunStore, runId: string): Promise<RunRecord> {
+/** The stored run, or `not-found` (also when `owner` names another owner than the run's). */
+export async function storedRecord(
+  store: RunStore,
+  runId: string,
+  owner?: string,
+): Promise<RunRecord> {
   const row = await store.getRun(runId);
-  if (row === undefined)
+  if (row === undefined || !visibleTo(owner, row, undefined))
     throw new QueueError(
       `no stored run has the id "${runId}" (a queued run is stored when a worker starts it)`,
       {
@@ -71,12 +83,16 @@ export async function storedRecord(store: RunStore, runId: string): Promise<RunR
 
 const LIVE_JOB: ReadonlySet<string | undefined> = new Set(['waiting', 'delayed', 'active']);
 
-/** The run's state from the store, its job and its cancellation marker. */
+/**
+ * The run's state from the store, its job and its cancellation marker; `not-found` for a run
+ * neither knows, or one `owner` may not see.
+ */
 export async function runStatus(
   store: RunStore,
   control: RunControlPort,
   producer: JobProducerPort,
   runId: string,
+  owner?: string,
 ): Promise<RunStatusReport> {
   const [row, info, cancelReason] = await Promise.all([
     store.getRun(runId),
@@ -84,16 +100,13 @@ export async function runStatus(
     control.cancelReason(runId),
   ]);
   const record = row === undefined ? undefined : decodeRun(row);
+  if (!visibleTo(owner, record, info)) throw unknownRun(runId);
   const job =
     info === undefined
       ? undefined
       : { lane: info.lane, id: info.jobId, state: await producer.state(info.lane, info.jobId) };
   if (record === undefined) {
-    if (job === undefined || !LIVE_JOB.has(job.state))
-      throw new QueueError(`no run has the id "${runId}" in the store or the queue`, {
-        reason: 'not-found',
-        runId,
-      });
+    if (job === undefined || !LIVE_JOB.has(job.state)) throw unknownRun(runId);
     return { runId, state: 'queued', record, job, cancelReason };
   }
   const state =
@@ -166,8 +179,9 @@ export async function storedEnding(
   producer: JobProducerPort,
   runId: string,
   after: string | undefined,
+  owner?: string,
 ): Promise<FeedEntry | undefined> {
-  const report = await runStatus(store, control, producer, runId);
+  const report = await runStatus(store, control, producer, runId, owner);
   const event =
     report.record === undefined ? undefined : endingEvent(report.record, report.cancelReason);
   return event === undefined ? undefined : { cursor: after ?? '0-0/0', seq: 0, event };
@@ -182,20 +196,18 @@ export interface CancelContext {
   readonly now: () => number;
 }
 
-/** Cancels a run wherever it is (see `RunQueue.cancel`). */
+/** Cancels a run wherever it is (see `RunQueue.cancel`); `owner` limits it to that owner's runs. */
 export async function cancelRun(
   c: CancelContext,
   runId: string,
   reason: string,
+  owner?: string,
 ): Promise<CancelResult> {
   const message = `cancelled: ${reason}`;
   const info = await c.control.runInfo(runId);
   const before = await c.store.getRun(runId);
-  if (before === undefined && info === undefined)
-    throw new QueueError(`no run has the id "${runId}" in the store or the queue`, {
-      reason: 'not-found',
-      runId,
-    });
+  if ((before === undefined && info === undefined) || !visibleTo(owner, before, info))
+    throw unknownRun(runId);
   if (before?.status === 'completed' || before?.status === 'failed') return 'finished';
   // Marked first: a worker that takes the job from now on sees it; one running it is told.
   await c.control.requestCancel(runId, reason);
@@ -205,7 +217,13 @@ export async function cancelRun(
   if (info !== undefined && (await c.producer.withdraw(info.lane, info.jobId))) {
     const row = await c.store.getRun(runId);
     if (row === undefined)
-      await recordUnstarted(c.store, { runId, agent: info.agent, stage: 'queue', message });
+      await recordUnstarted(c.store, {
+        runId,
+        agent: info.agent,
+        owner: info.owner,
+        stage: 'queue',
+        message,
+      });
     else if (row.status === 'paused') await endPaused(c.store, runId, { stage: 'queue', message });
     await ended();
     return 'withdrawn';

@@ -10,6 +10,8 @@ import { QueueError } from './queue-error';
 import type { ErrorListener, RedisConnection } from './redis';
 import { checkName } from './redis';
 import type { FeedRetention } from './redis-feed';
+import type { OwnerScope } from './run-access';
+import { checkedOwner } from './run-access';
 
 /** Options of {@link runQueue}. */
 export interface RunQueueOptions {
@@ -50,7 +52,7 @@ export interface EnqueuedRun {
 }
 
 /** Options of a later segment of a run (`decide`, `recover`). */
-export interface SegmentOptions {
+export interface SegmentOptions extends OwnerScope {
   /** The deps to run with; default the start's (kept with the run's info in Redis). */
   deps?: JsonValue;
   /** The agent's registry name, when the queue no longer knows it (its info expired). */
@@ -94,6 +96,7 @@ export async function submitJob(
   lane: string,
   deps: string | undefined,
   options: EnqueueOptions,
+  runOwner: string | undefined,
   version?: number,
 ): Promise<EnqueuedRun> {
   checkName(lane, 'lane');
@@ -114,6 +117,7 @@ export async function submitJob(
       jobId,
       agent: job.agent,
       ...(deps !== undefined && { deps }),
+      ...(runOwner !== undefined && { owner: runOwner }),
     }),
   ]);
   const { added, existing } = await c.producer.submit({
@@ -129,16 +133,24 @@ export async function submitJob(
   return added ? { runId: job.runId, jobId, lane } : duplicate(job, existing, lane, jobId);
 }
 
-/** Queues a later segment (`resume` with decisions, `continue`) of the stored run `runId`. */
+/**
+ * Queues a later segment (`resume` with decisions, `continue`) of the stored run `runId`; the job
+ * carries the caller's `owner` (the worker's agent call checks it again against the stored run).
+ */
 export async function submitSegment(
   c: SubmitContext,
   kind: RunJobKind,
-  runId: string,
-  version: number,
-  storedAgent: string,
+  stored: {
+    readonly id: string;
+    readonly version: number;
+    readonly agent: string;
+    readonly owner: string | undefined;
+  },
   options: SegmentOptions,
   extra: Partial<RunJob>,
 ): Promise<EnqueuedRun> {
+  const { id: runId, version, agent: storedAgent } = stored;
+  const owner = checkedOwner(options.owner);
   const info = await c.control.runInfo(runId);
   const name =
     options.agent === undefined ? (info?.agent ?? storedAgent) : agentName(options.agent);
@@ -149,11 +161,12 @@ export async function submitSegment(
     kind,
     runId,
     agent: name,
+    ...(owner !== undefined && { owner }),
     ...(deps !== undefined && { deps: JSON.parse(deps) as JsonValue }),
     options: jobOptions({ timeout: defaults.timeout, stream: defaults.stream, ...options }),
     enqueuedAt: c.now(),
     ...extra,
   };
   const lane = options.lane ?? info?.lane ?? c.options.route?.(name) ?? 'default';
-  return submitJob(c, job, lane, deps, {}, version);
+  return submitJob(c, job, lane, deps, {}, stored.owner, version);
 }
