@@ -9,6 +9,12 @@ export interface McpStdoutReservation {
 }
 
 type Write = typeof process.stdout.write;
+/** The one form of `write` the protocol stream uses. */
+type WriteChunk = (
+  this: NodeJS.WriteStream,
+  chunk: Uint8Array,
+  callback: (error?: Error | null) => void,
+) => boolean;
 
 /** The redirect in place: the real `write`, whether it was an own property, and the holders. */
 let installed: { original: Write; own: boolean; redirect: Write; holders: number } | undefined;
@@ -36,7 +42,7 @@ export function reserveStdoutForMcp(): McpStdoutReservation {
   const protocol = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       try {
-        original.call(stdout, chunk, (error?: Error | null) => {
+        (original as WriteChunk).call(stdout, chunk, (error) => {
           callback(error ?? null);
         });
       } catch (error) {
