@@ -10,6 +10,10 @@ import type { McpSession } from './session';
 export class ToolCatalog {
   private readonly session: McpSession;
   private latest: ReadonlyMap<string, McpToolDefinition> | undefined;
+  /** The tools of the latest listing left out, with why (name → problem). */
+  private rejectedTools: ReadonlyMap<string, string> = new Map<string, string>();
+  /** Left-out tools already reported for the latest listing. */
+  private readonly reported = new Set<string>();
   private approvedDefs: ReadonlyMap<string, McpToolDefinition> | undefined;
   private staleFlag = false;
   private refreshing: Promise<McpToolChange[]> | undefined;
@@ -32,8 +36,10 @@ export class ToolCatalog {
     this.refreshing ??= (async () => {
       this.staleFlag = false;
       try {
-        const current = await listServerTools(this.session);
+        const { definitions: current, rejected } = await listServerTools(this.session);
         this.latest = current;
+        this.rejectedTools = rejected;
+        this.reported.clear();
         this.approvedDefs ??= current;
         return diffDefinitions(this.approvedDefs, current);
       } catch (error) {
@@ -50,6 +56,18 @@ export class ToolCatalog {
   async current(): Promise<ReadonlyMap<string, McpToolDefinition>> {
     if (this.latest === undefined || this.staleFlag) await this.refresh();
     return this.latest ?? new Map<string, McpToolDefinition>();
+  }
+
+  /** The tools of the latest listing that were left out, with why (name → problem). */
+  get rejected(): ReadonlyMap<string, string> {
+    return this.rejectedTools;
+  }
+
+  /** True the first time `name` is asked about since the latest listing (report it once). */
+  firstReport(name: string): boolean {
+    if (this.reported.has(name)) return false;
+    this.reported.add(name);
+    return true;
   }
 
   /** The approved definitions, or `fallback` before the first listing. */

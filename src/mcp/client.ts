@@ -25,7 +25,7 @@ import type { RootsState } from './roots';
 import type { McpSession } from './session';
 import type { McpServerInfo } from './session-types';
 import { serverRunsToolTasks } from './tasks';
-import { McpToolsChangedError } from './tool-errors';
+import { McpToolDefinitionError, McpToolsChangedError } from './tool-errors';
 
 /** What a client is built from. Internal. */
 export interface McpClientInit {
@@ -101,22 +101,29 @@ export class McpClient {
   }
 
   /**
-   * The server's tools as agent tools (see {@link McpToolsOptions}). Throws
-   * `McpToolsChangedError` when a selected tool was added or changed since approval,
-   * `McpToolDefinitionError` for a tool that cannot be bridged, and `McpTaskError` when `include`
-   * names a task tool that cannot be run. Task tools that cannot be run are otherwise left out.
+   * The server's tools as agent tools (see {@link McpToolsOptions}). `include` / `exclude` select
+   * by name first; a selected tool whose definition cannot be used (not a valid MCP tool, an
+   * unportable or duplicate name, an input schema that is not an object schema or nests deeper
+   * than 64 levels, an output schema that does not compile) is left out and reported
+   * (`onToolRejected` and a process warning) — the others stay usable. Throws
+   * `McpToolDefinitionError` when `include` names such a tool, `McpToolsChangedError` when a
+   * selected tool was added or changed since approval, and `McpTaskError` when `include` names a
+   * task tool that cannot be run. Task tools that cannot be run are otherwise left out.
    */
   async tools(options?: McpToolsOptions): Promise<Tool[]> {
     const resolved = resolveToolsOptions(options);
     this.session.ensureOpen('tools/list');
     const current = await this.catalog.current();
+    const rejected = this.catalog.rejected;
     for (const name of resolved.include ?? []) {
-      if (!current.has(name)) {
+      if (!current.has(name) && !rejected.has(name)) {
         throw new McpConfigError(
           'include',
           `names ${JSON.stringify(name)}, which server "${this.name}" does not offer (it offers: ${[...current.keys()].join(', ')})`,
         );
       }
+      const problem = rejected.get(name);
+      if (problem !== undefined) throw new McpToolDefinitionError(this.name, name, problem);
     }
     const runnable = (d: McpToolDefinition): boolean =>
       this.taskRefusal(d, resolved.taskTools) === undefined;
@@ -125,18 +132,34 @@ export class McpClient {
       const refusal = this.taskRefusal(definition, resolved.taskTools);
       if (refusal !== undefined) throw refusal;
     }
-    const selected = [...current.values()].filter(
-      (d) =>
-        (resolved.include?.has(d.name) ?? true) && !resolved.exclude.has(d.name) && runnable(d),
-    );
+    const wanted = (name: string): boolean =>
+      (resolved.include?.has(name) ?? true) && !resolved.exclude.has(name);
+    for (const [name, problem] of rejected) {
+      if (wanted(name)) this.leaveOut(new McpToolDefinitionError(this.name, name, problem));
+    }
+    const selected = [...current.values()].filter((d) => wanted(d.name) && runnable(d));
     const names = new Set(selected.map((d) => d.name));
     const changes = diffDefinitions(this.catalog.approved(current), current).filter(
       (c) => c.kind !== 'removed' && names.has(c.name),
     );
     if (changes.length > 0) throw new McpToolsChangedError(this.name, changes);
-    return selected.map((definition) =>
-      bridgeTool(this.session, this.catalog, definition, resolved),
-    );
+    const tools: Tool[] = [];
+    for (const definition of selected) {
+      try {
+        tools.push(bridgeTool(this.session, this.catalog, definition, resolved));
+      } catch (error) {
+        if (!McpToolDefinitionError.is(error) || resolved.include !== undefined) throw error;
+        this.leaveOut(error);
+      }
+    }
+    return tools;
+  }
+
+  /** Reports a selected tool that cannot be bridged, once per listing. */
+  private leaveOut(error: McpToolDefinitionError): void {
+    if (this.catalog.firstReport(error.toolName)) {
+      this.session.toolRejected(error.toolName, error.problem, error.message);
+    }
   }
 
   /** Why a required-task tool cannot be offered, or undefined when it can. */

@@ -66,6 +66,7 @@ export async function connectMcp(options: ConnectMcpOptions): Promise<McpClient>
     failures,
     secrets: http === undefined ? [] : transportSecrets(http.headers, http.url),
     onToolsChanged: options.onToolsChanged,
+    onToolRejected: options.onToolRejected,
     onListChanged: options.onListChanged,
     onResourceUpdated: options.onResourceUpdated,
     onLog: options.onLog,

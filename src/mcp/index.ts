@@ -12,6 +12,7 @@ export type {
   McpHttpTransport,
   McpToolsOptions,
   McpToolsChangedEvent,
+  McpToolRejectedEvent,
 } from './options';
 export {
   DEFAULT_CONNECT_TIMEOUT,

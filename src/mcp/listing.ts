@@ -1,10 +1,11 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '../model/error-base';
 import { isRecord } from '../model/guards';
 import type { JsonSchema } from '../model/json';
 import { SDK_TIMEOUT } from './deadline';
 import { toolDefinition, type McpToolDefinition } from './definitions';
 import { McpProtocolError } from './errors';
 import type { McpSession } from './session';
-import { McpToolDefinitionError } from './tool-errors';
 
 /** A hostile server cannot page forever or flood the catalog. */
 export const MAX_PAGES = 100;
@@ -50,47 +51,76 @@ export async function listAll<T>(
   }
 }
 
+/** One `tools/list`: the usable definitions, and the tools left out with why (name → problem). */
+export interface ToolListing {
+  readonly definitions: ReadonlyMap<string, McpToolDefinition>;
+  readonly rejected: ReadonlyMap<string, string>;
+}
+
 /**
- * Lists every tool of the server (following pagination) and validates each definition: unique
- * names, an object input schema.
+ * Lists every tool of the server (following pagination) and checks each definition on its own:
+ * the MCP tool shape, a unique name, an object input schema at most 64 levels deep, an output
+ * schema that compiles. A definition that fails is left out (with its problem) and the others
+ * stay usable: one hostile tool never takes the whole server down.
  */
-export async function listServerTools(
-  session: McpSession,
-): Promise<Map<string, McpToolDefinition>> {
+export async function listServerTools(session: McpSession): Promise<ToolListing> {
   const listed = await listAll(session, 'tools/list', async (params, signal) => {
-    const result = await session.client.listTools(params, { signal, timeout: SDK_TIMEOUT });
-    return { items: result.tools, nextCursor: result.nextCursor };
-  });
-  const tools = new Map<string, McpToolDefinition>();
-  for (const tool of listed) {
-    if (tools.has(tool.name)) {
-      throw new McpToolDefinitionError(session.name, tool.name, 'the name is listed twice');
+    // Each page is read loosely and each tool checked alone: the SDK's own listTools refuses a
+    // whole page for one malformed tool, and compiles output schemas where one can throw.
+    const page = await session.client.request(
+      { method: 'tools/list', params },
+      session.sdk.PaginatedResultSchema,
+      { signal, timeout: SDK_TIMEOUT },
+    );
+    const tools: unknown = (page as Record<string, unknown>).tools;
+    if (!Array.isArray(tools)) {
+      throw protocolError(session, 'tools/list', 'tools/list answered without a tools array');
     }
-    tools.set(tool.name, definitionOf(session, tool));
+    return { items: tools as unknown[], nextCursor: page.nextCursor };
+  });
+  const definitions = new Map<string, McpToolDefinition>();
+  const rejected = new Map<string, string>();
+  const accepted: Tool[] = [];
+  listed.forEach((item, i) => {
+    const parsed = session.sdk.ToolSchema.safeParse(item);
+    if (!parsed.success) {
+      const name = isRecord(item) && typeof item.name === 'string' ? item.name : `#${i + 1}`;
+      rejected.set(name, `it is not a valid MCP tool definition (${firstIssue(parsed.error)})`);
+      definitions.delete(name);
+      return;
+    }
+    const tool = parsed.data;
+    if (definitions.has(tool.name) || rejected.has(tool.name)) {
+      rejected.set(tool.name, 'the name is listed twice');
+      definitions.delete(tool.name);
+      return;
+    }
+    const checked = definitionOf(tool);
+    if (typeof checked === 'string') rejected.set(tool.name, checked);
+    else {
+      definitions.set(tool.name, checked);
+      accepted.push(tool);
+    }
+  });
+  for (const [name, problem] of cacheToolMetadata(
+    session,
+    accepted.filter((t) => definitions.has(t.name)),
+  )) {
+    definitions.delete(name);
+    rejected.set(name, problem);
   }
-  return tools;
+  return { definitions, rejected };
 }
 
 function protocolError(session: McpSession, method: string, message: string): McpProtocolError {
   return new McpProtocolError({ server: session.name, method, message });
 }
 
-function definitionOf(
-  session: McpSession,
-  tool: {
-    name: string;
-    description?: string;
-    inputSchema: unknown;
-    execution?: { taskSupport?: 'required' | 'optional' | 'forbidden' } | undefined;
-  },
-): McpToolDefinition {
-  const schema = tool.inputSchema;
+/** The definition of a tool of the MCP shape, or what makes it unusable. */
+function definitionOf(tool: Tool): McpToolDefinition | string {
+  const schema: unknown = tool.inputSchema;
   if (!isRecord(schema) || schema.type !== 'object') {
-    throw new McpToolDefinitionError(
-      session.name,
-      tool.name,
-      'its input schema is not an object schema',
-    );
+    return 'its input schema is not an object schema';
   }
   try {
     return toolDefinition(
@@ -100,10 +130,54 @@ function definitionOf(
       tool.execution?.taskSupport,
     );
   } catch (cause) {
-    throw new McpToolDefinitionError(
-      session.name,
-      tool.name,
-      `its input schema cannot be used (${(cause as Error).message})`,
-    );
+    return `its input schema cannot be used (${(cause as Error).message})`;
   }
+}
+
+/**
+ * Hands the accepted tools to the SDK client, which compiles their output schemas (it checks
+ * `structuredContent` against them on each call) and notes their task support — what its own
+ * `listTools` does. A tool whose output schema does not compile is returned with its problem and
+ * left out of the cache.
+ */
+function cacheToolMetadata(session: McpSession, tools: readonly Tool[]): Map<string, string> {
+  const client = session.client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
+  const problems = new Map<string, string>();
+  if (typeof client.cacheToolMetadata !== 'function') return problems;
+  const cache = (some: Tool[]): void => {
+    client.cacheToolMetadata?.(some);
+  };
+  const compiles = (tool: Tool): boolean => {
+    try {
+      cache([tool]);
+      return true;
+    } catch (cause) {
+      problems.set(
+        tool.name,
+        `its output schema cannot be used (${bounded(describeError(cause))})`,
+      );
+      return false;
+    }
+  };
+  try {
+    cache([...tools]);
+  } catch {
+    // At least one output schema does not compile: find which, then cache the others.
+    cache(tools.filter((tool) => tool.outputSchema === undefined || compiles(tool)));
+  }
+  return problems;
+}
+
+/** The first problem of a failed parse, briefly (server-chosen text is bounded). */
+function firstIssue(error: {
+  issues?: readonly { path?: readonly PropertyKey[]; message?: string }[];
+}): string {
+  const issue = error.issues?.[0];
+  if (issue === undefined) return 'malformed';
+  const path = (issue.path ?? []).map(String).join('.');
+  return bounded(`${path === '' ? '' : `${path}: `}${issue.message ?? 'invalid'}`);
+}
+
+function bounded(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -23,6 +23,16 @@ export interface McpToolsChangedEvent {
   server: string;
 }
 
+/** A server tool that `tools()` left out because its definition cannot be used. */
+export interface McpToolRejectedEvent {
+  /** The client's name. */
+  server: string;
+  /** The server's name for the tool (`#n` for the n-th listed tool without a name). */
+  toolName: string;
+  /** Why it was left out. */
+  problem: string;
+}
+
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
   transport: McpTransportConfig;
@@ -39,6 +49,11 @@ export interface ConnectMcpOptions {
   maxMessageBytes?: number;
   /** Called when the server sends `notifications/tools/list_changed`. */
   onToolsChanged?: (event: McpToolsChangedEvent) => void;
+  /**
+   * Called once per listing for each server tool `tools()` leaves out because its definition
+   * cannot be used (the other tools stay usable); a process warning says the same.
+   */
+  onToolRejected?: (event: McpToolRejectedEvent) => void;
   /** Called when the server's tools, resources or prompts list changed. */
   onListChanged?: (event: McpListChangedEvent) => void;
   /** Called when a subscribed resource changed (`notifications/resources/updated`). */
@@ -103,7 +118,13 @@ export function resolveConnectOptions(options: unknown): ResolvedConnectOptions 
   if (typeof name !== 'string' || name === '' || name.length > 64) {
     fail('name', `must be a string of 1–64 characters, got ${showValue(name)}`);
   }
-  for (const hook of ['onToolsChanged', 'onListChanged', 'onResourceUpdated', 'onLog'] as const) {
+  for (const hook of [
+    'onToolsChanged',
+    'onToolRejected',
+    'onListChanged',
+    'onResourceUpdated',
+    'onLog',
+  ] as const) {
     optionalFunction(hook, raw[hook]);
   }
   if (raw.signal !== undefined && !(raw.signal instanceof AbortSignal)) {

@@ -27,6 +27,9 @@ export interface McpSdk {
   ListRootsRequestSchema: typeof TypesModule.ListRootsRequestSchema;
   CallToolResultSchema: typeof TypesModule.CallToolResultSchema;
   CreateTaskResultSchema: typeof TypesModule.CreateTaskResultSchema;
+  /** A page of a listing, its items unchecked (`tools/list` checks each tool on its own). */
+  PaginatedResultSchema: typeof TypesModule.PaginatedResultSchema;
+  ToolSchema: typeof TypesModule.ToolSchema;
 }
 
 /** Loads the SDK; inject one to bundle it differently or to test a missing install. */
@@ -59,6 +62,8 @@ export const requireMcpSdk: McpSdkLoader = () => {
     ListRootsRequestSchema: types.ListRootsRequestSchema,
     CallToolResultSchema: types.CallToolResultSchema,
     CreateTaskResultSchema: types.CreateTaskResultSchema,
+    PaginatedResultSchema: types.PaginatedResultSchema,
+    ToolSchema: types.ToolSchema,
   };
 };
 

@@ -12,6 +12,8 @@ export interface McpServerInfo {
 /** Notification observers of a session (each call is guarded: observers never break it). */
 export interface SessionObservers {
   onToolsChanged?: ((event: { server: string }) => void) | undefined;
+  onToolRejected?:
+    ((event: { server: string; toolName: string; problem: string }) => void) | undefined;
   onListChanged?: ((event: McpListChangedEvent) => void) | undefined;
   onResourceUpdated?: ((event: McpResourceUpdatedEvent) => void) | undefined;
   onLog?: ((event: McpLogEvent) => void) | undefined;

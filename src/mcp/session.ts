@@ -142,6 +142,22 @@ export class McpSession {
     };
   }
 
+  /**
+   * Reports a server tool left out of `tools()`: `onToolRejected` (guarded) and a process
+   * warning (`McpToolDefinitionWarning`).
+   */
+  toolRejected(toolName: string, problem: string, message: string): void {
+    try {
+      this.init.onToolRejected?.({ server: this.name, toolName, problem });
+    } catch {
+      // An observer's failure must not disturb the client.
+    }
+    process.emitWarning(`${message}; the tool is left out, the server's other tools stay usable`, {
+      type: 'McpToolDefinitionWarning',
+      code: 'GOLEM_MCP_TOOL_LEFT_OUT',
+    });
+  }
+
   /** Called on every `tools/list_changed` (the tool catalog marks itself stale). */
   onToolsChanged(hook: () => void): void {
     this.toolsChangedHooks.add(hook);

@@ -1,23 +1,33 @@
 import { GolemError, hasKind } from '../model/error-base';
 import type { McpToolChange } from './definitions';
 
+/** A server-chosen tool name for a message: quoted, escaped, and cut after 128 characters. */
+function shownName(name: string): string {
+  return JSON.stringify(name.length > 128 ? `${name.slice(0, 128)}…` : name);
+}
+
 /**
- * The server advertises a tool that cannot be bridged: a name that is not a portable tool name
- * (1–64 letters, digits, `_`, `-`, prefix included), a duplicate name, or an input schema that is
- * not an object schema. Exclude it with `tools({ exclude })` or choose a shorter prefix.
+ * The server advertises a tool that cannot be bridged: a definition that is not a valid MCP tool,
+ * a name that is not a portable tool name (1–64 letters, digits, `_`, `-`, prefix included), a
+ * duplicate name, an input schema that is not an object schema or nests deeper than 64 levels, an
+ * output schema that does not compile. `tools()` leaves such a tool out (reported with
+ * `onToolRejected` and a process warning) and throws this only when `include` names it.
  */
 export class McpToolDefinitionError extends GolemError {
   readonly server: string;
-  /** The tool's name as the server advertises it. */
+  /** The tool's name as the server advertises it (`#n` for the n-th listed tool without one). */
   readonly toolName: string;
+  /** What makes the definition unusable. */
+  readonly problem: string;
 
   constructor(server: string, toolName: string, problem: string) {
     super(
       'McpToolDefinitionError',
-      `mcp: server "${server}" offers tool ${JSON.stringify(toolName)}: ${problem}`,
+      `mcp: server "${server}" offers tool ${shownName(toolName)}: ${problem}`,
     );
     this.server = server;
     this.toolName = toolName;
+    this.problem = problem;
   }
 
   /** Brand check that works across package copies. */

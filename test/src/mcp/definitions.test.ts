@@ -63,8 +63,11 @@ describe('tools() options and unbridgeable definitions', () => {
     expect([error.option, error.message]).toEqual([option, `mcp: option \`${option}\` ${message}`]);
   });
 
-  test('a name that is not a portable tool name is McpToolDefinitionError naming the fix', async () => {
-    const error = await caughtAs(McpToolDefinitionError.is, () => client.tools());
+  test('an unportable name is left out; named in include it is McpToolDefinitionError naming the fix', async () => {
+    expect((await client.tools()).map((t) => t.name)).toEqual(['ok']);
+    const error = await caughtAs(McpToolDefinitionError.is, () =>
+      client.tools({ include: ['ok', 'bad.name'] }),
+    );
     expect([error.server, error.toolName, error.message]).toEqual([
       'odd',
       'bad.name',
@@ -85,10 +88,13 @@ describe('tools() options and unbridgeable definitions', () => {
   });
 });
 
-test('a tool listed twice is McpToolDefinitionError', async () => {
+test('a tool listed twice is left out; named in include it is McpToolDefinitionError', async () => {
   const client = await connectMcp({ transport: stdioServer('special-server.js', 'duplicate') });
   try {
-    const error = await caughtAs(McpToolDefinitionError.is, () => client.tools());
+    expect(await client.tools()).toEqual([]);
+    const error = await caughtAs(McpToolDefinitionError.is, () =>
+      client.tools({ include: ['twin'] }),
+    );
     expect(error.message).toBe('mcp: server "mcp" offers tool "twin": the name is listed twice');
   } finally {
     await client.close();
