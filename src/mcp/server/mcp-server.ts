@@ -10,6 +10,7 @@ import { resolveTimeout } from '../option-checks';
 import { DEFAULT_CALL_TIMEOUT } from '../options';
 import type { McpRequestInfo, McpServeOptions } from './serve-options';
 import { loadServerSdk, type McpServerSdk } from './server-sdk';
+import { ownedAgentTool } from './owned-agent';
 import { failure, runServedTool } from './tool-call';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -28,6 +29,8 @@ export class McpToolServer<Deps = undefined> {
   private readonly sdk: McpServerSdk;
   private readonly timeout: number;
   private readonly validators = new Map<string, (args: unknown) => string | undefined>();
+  /** Served agents with a run store: their tool scoped to a run owner, by tool name. */
+  private readonly ownerScopes = new Map<string, (owner: string) => Tool<Deps>>();
 
   /** @internal Use {@link createMcpServer}. */
   constructor(options: McpServeOptions<Deps>) {
@@ -42,7 +45,16 @@ export class McpToolServer<Deps = undefined> {
           'must be { agent, name, description } with an agent that has asTool()',
         );
       }
-      return entry.agent.asTool(entry.name, entry.description);
+      const tool = entry.agent.asTool(entry.name, entry.description);
+      const { run, store } = entry.agent;
+      if (typeof run === 'function' && store !== undefined && store !== null) {
+        const owned = (
+          prompt: string,
+          runOptions: { deps: Deps; signal: AbortSignal; owner: string },
+        ) => run.call(entry.agent, prompt, runOptions);
+        this.ownerScopes.set(tool.name, (owner) => ownedAgentTool(tool, owned, owner));
+      }
+      return tool;
     });
     const tools: Tool<Deps>[] = [...(options.tools ?? []), ...agents];
     if (tools.length === 0)
@@ -67,6 +79,17 @@ export class McpToolServer<Deps = undefined> {
     }
     if (options.depsFor !== undefined && typeof options.depsFor !== 'function') {
       throw new McpConfigError('depsFor', 'must be a function of the request');
+    }
+    if (options.owner !== undefined) {
+      if (typeof options.owner !== 'function') {
+        throw new McpConfigError('owner', 'must be a function of the request');
+      }
+      if (this.ownerScopes.size === 0) {
+        throw new McpConfigError(
+          'owner',
+          'is set, but no served agent has a run store: no run is stored, so none has an owner',
+        );
+      }
     }
     this.options = options;
     this.tools = tools;
@@ -133,10 +156,18 @@ export class McpToolServer<Deps = undefined> {
               };
         if (notification !== undefined) extra.sendNotification(notification).catch(() => undefined);
       };
-      const { depsFor } = options;
+      const { depsFor, owner } = options;
+      const scope = this.ownerScopes.get(tool.name);
       const call = {
         deps:
           depsFor === undefined ? () => options.deps as Deps : () => depsFor.call(options, info),
+        runner:
+          owner === undefined || scope === undefined
+            ? undefined
+            : async () => {
+                const who = await owner.call(options, info);
+                return who === undefined ? tool : scope(who);
+              },
         signal: extra.signal,
         callId: String(extra.requestId),
         timeout: this.timeout,

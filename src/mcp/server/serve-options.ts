@@ -1,8 +1,19 @@
 import type { Tool } from '../../tool/tool';
+import type { OwnedRun } from './owned-agent';
 
 /** An agent served as one tool taking a prompt (anything with `asTool`, e.g. a golem `Agent`). */
 export interface McpServedAgent<Deps> {
-  agent: { asTool(name: string, description: string): Tool<Deps> };
+  /**
+   * The agent. A golem `Agent` with a run `store` also gets the request's `owner` (see
+   * {@link McpServeOptions.owner}) on every run it starts for a call.
+   */
+  agent: {
+    asTool(name: string, description: string): Tool<Deps>;
+    /** The agent's run store, if any (a golem `Agent`'s `store`). */
+    readonly store?: unknown;
+    /** Starts a run (a golem `Agent`'s `run`); the request's owner is passed through it. */
+    run?: OwnedRun<Deps>;
+  };
   /** The tool's name, e.g. `ask_weather`. */
   name: string;
   /** What the agent does, for the calling model. */
@@ -38,6 +49,13 @@ export interface McpServeOptions<Deps = undefined> {
    * failing tool (its message only with `exposeErrors`; `onError` sees it).
    */
   depsFor?: (request: McpRequestInfo) => Deps | Promise<Deps>;
+  /**
+   * The run owner of each call, from the request (e.g. a verified token's subject in
+   * `authInfo`): every run a served agent with a run store starts for the call is stored with
+   * it. `undefined` starts an unowned run. A throw or rejection fails the call like `depsFor`.
+   * The server never loads, lists, resumes or cancels stored runs, so nothing else needs it.
+   */
+  owner?: (request: McpRequestInfo) => string | undefined | Promise<string | undefined>;
   /** Deadline in ms of a call whose tool sets no `timeout`; default 60 000; 0 = none. */
   timeout?: number;
   /** Validate arguments against each tool's JSON Schema before it runs; default true. */

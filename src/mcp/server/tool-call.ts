@@ -11,6 +11,11 @@ import type { Tool } from '../../tool/tool';
 export interface CallContext<Deps> {
   /** Builds the call's `deps` (a `depsFor` of the request); a failure is the call's failure. */
   deps: () => Deps | Promise<Deps>;
+  /**
+   * The tool that runs the call, when it depends on the request (an agent scoped to the
+   * request's run owner); default the tool itself. A failure is the call's failure.
+   */
+  runner?: (() => Tool<Deps> | Promise<Tool<Deps>>) | undefined;
   /** Aborts when the client cancels the request (or the session ends). */
   signal: AbortSignal;
   callId: string;
@@ -64,6 +69,10 @@ export async function runServedTool<Deps>(
   try {
     // The deps are built under the call's deadline and cancellation, like the tool's own work.
     const deps = await abortable(Promise.resolve().then(call.deps), signal);
+    const runner =
+      call.runner === undefined
+        ? tool
+        : await abortable(Promise.resolve().then(call.runner), signal);
     const ctx: ToolContext<Deps> = {
       deps,
       signal,
@@ -74,7 +83,7 @@ export async function runServedTool<Deps>(
       retry: 0,
       report: call.report,
     };
-    const text: unknown = await abortable(Promise.resolve(tool.execute(input, ctx)), signal);
+    const text: unknown = await abortable(Promise.resolve(runner.execute(input, ctx)), signal);
     if (typeof text !== 'string')
       return failure(tool.name, new TypeError(`returned ${typeof text}, not text`), call);
     return { content: [{ type: 'text', text }] };
