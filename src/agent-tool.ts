@@ -18,6 +18,11 @@ export interface AgentToolOptions<Output> {
     output: Output,
     ctx: { signal: AbortSignal; result: Result<Output> },
   ) => string | Promise<string>;
+  /**
+   * Who the sub-agent's stored runs belong to (its `run(…, { owner })`; the sub-agent needs a run
+   * store). A server that runs the tool for a caller builds one tool per owner.
+   */
+  owner?: string;
 }
 
 /** A delegated sub-agent's result could not be rendered to text. */
@@ -34,7 +39,10 @@ export class DelegationError extends GolemError {
 
 /** The minimal surface of an agent that delegation needs. */
 interface Runnable<Deps, Output> {
-  run(prompt: string, options: { deps: Deps; signal: AbortSignal }): Promise<Result<Output>>;
+  run(
+    prompt: string,
+    options: { deps: Deps; signal: AbortSignal; owner?: string },
+  ): Promise<Result<Output>>;
 }
 
 const PROMPT_DESCRIPTION =
@@ -67,7 +75,11 @@ export function agentTool<Deps, Output>(
       return args.prompt;
     },
     execute: async (prompt, ctx: ToolContext<Deps>) => {
-      const result = await agent.run(prompt, { deps: ctx.deps, signal: ctx.signal });
+      const result = await agent.run(prompt, {
+        deps: ctx.deps,
+        signal: ctx.signal,
+        ...(options.owner !== undefined && { owner: options.owner }),
+      });
       if (result.pending !== undefined) {
         throw new DelegationError(
           `sub-agent "${name}" paused on deferred tool calls; delegated agents must not defer`,

@@ -256,7 +256,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    */
   asTool(name: string, description: string, options: AgentToolOptions<Output> = {}): Tool<Deps> {
     const runner = {
-      run: (prompt: string, o: { deps: Deps; signal: AbortSignal }) => this.runWith(prompt, o),
+      run: (prompt: string, o: { deps: Deps; signal: AbortSignal; owner?: string }) =>
+        this.runWith(prompt, o),
     };
     return agentTool<Deps, Output>(runner, name, description, options);
   }

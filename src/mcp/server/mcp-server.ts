@@ -10,7 +10,6 @@ import { resolveTimeout } from '../option-checks';
 import { DEFAULT_CALL_TIMEOUT } from '../options';
 import type { McpRequestInfo, McpServeOptions } from './serve-options';
 import { loadServerSdk, type McpServerSdk } from './server-sdk';
-import { ownedAgentTool } from './owned-agent';
 import { failure, runServedTool } from './tool-call';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -46,14 +45,11 @@ export class McpToolServer<Deps = undefined> {
         );
       }
       const tool = entry.agent.asTool(entry.name, entry.description);
-      const { run, store } = entry.agent;
-      if (typeof run === 'function' && store !== undefined && store !== null) {
-        const owned = (
-          prompt: string,
-          runOptions: { deps: Deps; signal: AbortSignal; owner: string },
-        ) => run.call(entry.agent, prompt, runOptions);
-        this.ownerScopes.set(tool.name, (owner) => ownedAgentTool(tool, owned, owner));
-      }
+      const { store } = entry.agent;
+      if (store !== undefined && store !== null)
+        this.ownerScopes.set(tool.name, (owner) =>
+          entry.agent.asTool(entry.name, entry.description, { owner }),
+        );
       return tool;
     });
     const tools: Tool<Deps>[] = [...(options.tools ?? []), ...agents];

@@ -1,5 +1,4 @@
 import type { Tool } from '../../tool/tool';
-import type { OwnedRun } from './owned-agent';
 
 /** An agent served as one tool taking a prompt (anything with `asTool`, e.g. a golem `Agent`). */
 export interface McpServedAgent<Deps> {
@@ -8,11 +7,10 @@ export interface McpServedAgent<Deps> {
    * {@link McpServeOptions.owner}) on every run it starts for a call.
    */
   agent: {
-    asTool(name: string, description: string): Tool<Deps>;
+    /** The agent as a tool; `options.owner` (a golem `Agent`'s) stores its runs with that owner. */
+    asTool(name: string, description: string, options?: { owner?: string }): Tool<Deps>;
     /** The agent's run store, if any (a golem `Agent`'s `store`). */
     readonly store?: unknown;
-    /** Starts a run (a golem `Agent`'s `run`); the request's owner is passed through it. */
-    run?: OwnedRun<Deps>;
   };
   /** The tool's name, e.g. `ask_weather`. */
   name: string;

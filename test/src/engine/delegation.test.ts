@@ -16,6 +16,8 @@ import {
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse, type ScriptedOutcome } from 'golem/testing';
 import { agentTool } from '../../../src/agent-tool';
+import { loadRun, listRuns, StoreError } from 'golem';
+import { memoryStore } from 'golem/stores/memory';
 
 interface Deps {
   year: number;
@@ -48,6 +50,25 @@ function delegating(
 }
 
 describe('agent as a tool (spec §22)', () => {
+  test("asTool({ owner }) stores the sub-agent's runs with that owner; no owner leaves them unowned", async () => {
+    const store = memoryStore();
+    const researcher = new Agent<Deps>({
+      model: new ScriptedModel([textResponse('Paris'), textResponse('Rome')]),
+      store,
+    });
+    await delegating(researcher.asTool('researcher', 'r', { owner: 'alice' })).agent.run('q', {
+      deps: { year: 1 },
+    });
+    await delegating(researcher.asTool('researcher', 'r')).agent.run('q', { deps: { year: 1 } });
+    const [owned] = await listRuns(store, { owner: 'alice' });
+    expect(owned?.messages.at(-1)?.content).toBe('Paris');
+    expect((await listRuns(store)).map((r) => r.owner).sort()).toEqual(['alice', undefined]);
+    const error: unknown = await loadRun(store, owned?.id ?? '', { owner: 'bob' }).catch(
+      (e: unknown) => e,
+    );
+    expect(StoreError.isReason(error, 'not-found')).toBe(true);
+  });
+
   test('AT-1 the sub-agent sees exactly its instructions and the prompt, with the delegating deps', async () => {
     const deps: Deps = { year: 1789 };
     const seen: Deps[] = [];
