@@ -3,32 +3,161 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const importX = require('eslint-plugin-import-x');
 
-/** Libraries the engine (src/) must never import: decorators and containers live above it. */
-const upperLayerLibraries = [
+/**
+ * The layering rule as ONE table (DESIGN.md §1): each folder, what it may import of golem's own
+ * folders (a folder, or single files of one), and which guarded libraries it may use. Everything
+ * else is refused: `import-x/no-restricted-paths` zones and `no-restricted-imports` patterns are
+ * derived from this table below. Inside src/core the stack is
+ * kit → errors → contract → {codec, tool} → output → engine → durable → agent → index.
+ */
+const CORE = ['kit', 'errors', 'contract', 'codec', 'tool', 'output', 'engine', 'durable', 'agent'];
+/** `src/core/<layer>` and every layer below it. */
+const upTo = (layer) => CORE.slice(0, CORE.indexOf(layer)).map((l) => `src/core/${l}`);
+/** What an adapter family of src/ may use of the core: its public index and the ports. */
+const corePorts = [
+  'src/core/index.ts',
+  'src/core/contract',
+  'src/core/errors',
+  'src/core/kit',
+  'src/core/tool',
+  'src/core/engine',
+  'src/core/durable',
+  'src/core/agent',
+];
+/** The provider spec and helpers adapters and tools build on (DESIGN.md §1). */
+const coreSpec = [
+  'src/core/index.ts',
+  'src/core/contract',
+  'src/core/errors',
+  'src/core/kit',
+  'src/core/tool',
+];
+const LAYERS = [
+  { folder: 'src/core/kit', may: [] },
+  { folder: 'src/core/errors', may: upTo('errors') },
+  { folder: 'src/core/contract', may: upTo('contract') },
+  { folder: 'src/core/codec', may: upTo('codec') },
+  { folder: 'src/core/tool', may: upTo('codec') },
+  { folder: 'src/core/output', may: upTo('output') },
+  { folder: 'src/core/engine', may: upTo('engine') },
+  { folder: 'src/core/durable', may: upTo('durable') },
+  { folder: 'src/core/agent', may: upTo('agent') },
+  {
+    folder: 'src/core/index.ts',
+    may: [
+      ...CORE.map((l) => `src/core/${l}`),
+      'src/core/public-types.ts',
+      'src/core/model-barrel.ts',
+    ],
+  },
+  {
+    folder: 'src/core/public-types.ts',
+    may: [...CORE.map((l) => `src/core/${l}`), 'src/core/model-barrel.ts'],
+  },
+  { folder: 'src/core/model-barrel.ts', may: CORE.map((l) => `src/core/${l}`) },
+  { folder: 'src/providers', may: coreSpec },
+  { folder: 'src/tools', may: coreSpec },
+  { folder: 'src/mcp', may: coreSpec },
+  { folder: 'src/prices', may: coreSpec },
+  { folder: 'src/testing', may: [...corePorts, 'src/providers'] },
+  { folder: 'src/stores', may: corePorts, libraries: ['pg', 'better-sqlite3', 'sqlite-vec'] },
+  { folder: 'src/otel', may: [...corePorts, 'src/providers'], libraries: ['@opentelemetry/*'] },
+  { folder: 'src/queue', may: corePorts, libraries: ['bullmq', 'ioredis'] },
+  { folder: 'src/ui', may: corePorts },
+  {
+    folder: 'decorators',
+    may: ['src/core/index.ts', 'src/core/kit'],
+    libraries: [
+      'reflect-metadata',
+      'class-validator',
+      'class-transformer',
+      'class-validator-jsonschema',
+    ],
+  },
+  {
+    folder: 'container',
+    may: [
+      'src/core/index.ts',
+      'src/core/kit',
+      'src/providers',
+      'src/testing/index.ts',
+      'src/mcp/index.ts',
+      'decorators',
+    ],
+    libraries: [
+      'reflect-metadata',
+      'class-validator',
+      'class-transformer',
+      'inversify',
+      '@inversifyjs/*',
+    ],
+  },
+  {
+    folder: 'nestjs',
+    may: [
+      'src/core/index.ts',
+      'src/providers/resolve/index.ts',
+      'src/testing/index.ts',
+      'src/queue/index.ts',
+      'decorators/index.ts',
+    ],
+    libraries: ['reflect-metadata', '@nestjs/*', 'rxjs', 'bullmq', 'ioredis', '@nestjs/bullmq'],
+  },
+];
+/** Libraries only the rows naming them may import. */
+const GUARDED = [
   'reflect-metadata',
   'class-validator',
   'class-transformer',
+  'class-validator-jsonschema',
   'inversify',
+  '@inversifyjs/*',
   '@nestjs/*',
   'rxjs',
+  '@opentelemetry/*',
+  'bullmq',
+  'ioredis',
+  '@nestjs/bullmq',
+  'pg',
+  'better-sqlite3',
+  'sqlite-vec',
 ];
-
-/** The OpenTelemetry API: an optional peer imported only inside src/otel (golem/otel). */
-const otelApi = ['@opentelemetry/*'];
-
-/** BullMQ and its Redis client: optional peers imported only inside src/queue (golem/queue). */
-const queueLibraries = ['bullmq', 'ioredis', '@nestjs/bullmq'];
-
-/**
- * Layering rule: src <- decorators <- container and src <- decorators <- nestjs (container and
- * nestjs are siblings that never import each other). Adapters import only src/model; common tools
- * and the MCP bridge import only src/model and src/tool.
- * @param {string[]} paths
- * @param {string} message
- */
-const forbid = (paths, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: paths, message }] }],
-});
+/** Every folder or file a row names: the universe a zone refuses from. */
+const PLACES = [...new Set(LAYERS.map((row) => row.folder))];
+const within = (path, place) => path === place || path.startsWith(`${place}/`);
+/** The rules of one row: zones for the places it may not import, patterns for guarded libraries. */
+function layerRules(row) {
+  const zones = [];
+  for (const place of PLACES) {
+    if (within(row.folder, place) || within(place, row.folder)) continue;
+    const allowed = row.may.filter((m) => within(m, place));
+    if (row.may.some((m) => within(place, m))) continue; // the whole place is allowed
+    zones.push({
+      target: `./${row.folder}`,
+      from: `./${place}`,
+      ...(allowed.length > 0 && { except: allowed.map((m) => `./${m.slice(place.length + 1)}`) }),
+      message: `Layering (eslint.config.js LAYERS): ${row.folder} may import ${row.may.join(', ') || 'nothing of golem'}.`,
+    });
+  }
+  const refused = GUARDED.filter((lib) => !(row.libraries ?? []).includes(lib));
+  return {
+    files: [row.folder.endsWith('.ts') ? row.folder : `${row.folder}/**/*.ts`],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: refused,
+              message: `Layering (eslint.config.js LAYERS): ${row.folder} may not use this library; drivers and frameworks stay in their own folder.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 module.exports = tseslint.config(
   // bench/ is its own package (peers' dependencies live there); it is linted by its own scripts.
@@ -79,172 +208,8 @@ module.exports = tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  {
-    files: ['src/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...otelApi,
-        ...queueLibraries,
-        '**/decorators',
-        '**/decorators/**',
-        '**/container',
-        '**/container/**',
-        '**/nestjs',
-        '**/nestjs/**',
-      ],
-      'Layering: src/ must not import decorators, container, nestjs or their libraries.',
-    ),
-  },
-  {
-    files: ['src/engine/**/*.ts', 'src/model/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...otelApi,
-        ...queueLibraries,
-        '**/queue',
-        '**/queue/**',
-        '**/decorators',
-        '**/decorators/**',
-        '**/container',
-        '**/container/**',
-        '**/nestjs',
-        '**/nestjs/**',
-        'better-sqlite3',
-        'pg',
-        '**/durable',
-        '**/durable/**',
-        '**/stores/**',
-      ],
-      'Layering: the engine never imports a run store or its driver (stores are adapters around the engine: src/engine/checkpoint.ts and src/durable/port.ts).',
-    ),
-  },
-  {
-    files: ['src/providers/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...otelApi,
-        ...queueLibraries,
-        '**/engine',
-        '**/engine/**',
-        '**/agent',
-        '**/tool',
-        '**/tool/**',
-        '**/tools/**',
-        '**/mcp/**',
-        '**/testing/**',
-        '**/output/**',
-        '**/decorators/**',
-        '**/container/**',
-      ],
-      'Layering: provider adapters import only src/model.',
-    ),
-  },
-  {
-    files: ['src/tools/**/*.ts', 'src/mcp/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...otelApi,
-        ...queueLibraries,
-        '**/engine',
-        '**/engine/**',
-        '**/agent',
-        '**/providers/**',
-        '**/testing/**',
-        '**/output/**',
-        '**/decorators/**',
-        '**/container/**',
-      ],
-      'Layering: common tools and the MCP bridge import only src/model and src/tool.',
-    ),
-  },
-  {
-    files: ['decorators/**/*.ts'],
-    rules: forbid(
-      [
-        ...otelApi,
-        ...queueLibraries,
-        'inversify',
-        '**/container',
-        '**/container/**',
-        '@nestjs/*',
-        '**/nestjs',
-        '**/nestjs/**',
-      ],
-      'Layering: decorators/ must not import container/, nestjs/, inversify or @nestjs/*.',
-    ),
-  },
-  {
-    files: ['container/**/*.ts'],
-    rules: forbid(
-      [...otelApi, ...queueLibraries, '@nestjs/*', '**/nestjs', '**/nestjs/**'],
-      'Layering: container/ and nestjs/ are siblings; container/ must not import nestjs/ or @nestjs/*.',
-    ),
-  },
-  {
-    files: ['nestjs/**/*.ts'],
-    rules: forbid(
-      [
-        ...otelApi,
-        ...queueLibraries,
-        'inversify',
-        '@inversifyjs/*',
-        '**/container',
-        '**/container/**',
-        '**/src/*/**',
-        // golem/queue: type imports, and nestjs/queue-load.ts's require on first use only.
-        '!**/src/queue/index',
-        '!**/src/providers/resolve',
-        '**/src/providers/resolve/*',
-        '!**/src/providers/resolve/index',
-        '!**/src/testing/index',
-        '**/decorators/*',
-        '**/decorators/*/**',
-        '!**/decorators/index',
-      ],
-      'Layering: nestjs/ uses the public surface of src/ (index, providers/resolve, testing, queue — loaded on first use) and decorators/ (index), never container/ or inversify.',
-    ),
-  },
-  {
-    // golem/otel is the one place the OpenTelemetry API is imported (an adapter around the engine).
-    files: ['src/otel/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...queueLibraries,
-        '**/decorators',
-        '**/decorators/**',
-        '**/container',
-        '**/container/**',
-        '**/nestjs',
-        '**/nestjs/**',
-        '**/durable/**',
-        '**/stores/**',
-      ],
-      'Layering: src/otel is an adapter around the engine; it must not import decorators, container, nestjs or a store.',
-    ),
-  },
-  {
-    // golem/queue is the one place BullMQ and ioredis are imported (an adapter around the engine).
-    files: ['src/queue/**/*.ts'],
-    rules: forbid(
-      [
-        ...upperLayerLibraries,
-        ...otelApi,
-        '**/decorators',
-        '**/decorators/**',
-        '**/container',
-        '**/container/**',
-        '**/nestjs',
-        '**/nestjs/**',
-        '**/stores/**',
-      ],
-      'Layering: src/queue is an adapter around the engine and the run-store port; it must not import decorators, container, nestjs, OpenTelemetry or a store driver.',
-    ),
-  },
+  // The layering table: one block per row (plugins come from the cycle block above).
+  ...LAYERS.map((row) => ({ plugins: { 'import-x': importX.importX }, ...layerRules(row) })),
   {
     files: ['test/**/*.ts', 'examples/**/*.ts', 'bench/**/*.ts'],
     rules: {

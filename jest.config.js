@@ -21,7 +21,7 @@ module.exports = {
     '/node_modules/(?!(inversify|@inversifyjs|arktype|@ark|arkregex|@nestjs)/)',
   ],
   moduleNameMapper: {
-    '^golem$': '<rootDir>/src/index.ts',
+    '^golem$': '<rootDir>/src/core/index.ts',
     '^golem/testing$': '<rootDir>/src/testing/index.ts',
     '^golem/decorators$': '<rootDir>/decorators/index.ts',
     '^golem/container$': '<rootDir>/container/index.ts',

@@ -1,5 +1,5 @@
 import type { Newable, ResolutionContext } from 'inversify';
-import type { Model, PriceTable, RunInstrumentation, RunStore } from '../src/index';
+import type { Model, PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import type { AgentDefinition, AgentFromClassOptions, DepsOf } from '../decorators/index';
 import { agentFromClass } from '../decorators/index';
 import { checkConstructorMetadata, missingMetadataError } from './constructor-metadata';

@@ -1,4 +1,4 @@
-import { GolemError, describeError, hasKind } from '../src/model/error-base';
+import { GolemError, describeError, hasKind } from '../src/core/kit/error-base';
 
 /**
  * Why the container could not give you an agent or a model:

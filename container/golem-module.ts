@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import { isRecord } from '../src/index';
-import type { PriceTable, RunInstrumentation, RunStore } from '../src/index';
+import { isRecord } from '../src/core/index';
+import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
 import { ContainerError } from './errors';
 import { applyModelSource } from './model-bindings';

@@ -1,6 +1,6 @@
 import type { Bind, BindToFluentSyntax, ResolutionContext, ServiceIdentifier } from 'inversify';
-import type { Model } from '../src/index';
-import { describeError } from '../src/index';
+import type { Model } from '../src/core/index';
+import { describeError } from '../src/core/index';
 import { ContainerError } from './errors';
 import {
   checkModelSource,

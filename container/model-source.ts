@@ -1,4 +1,4 @@
-import type { Model, StreamingModel } from '../src/index';
+import type { Model, StreamingModel } from '../src/core/index';
 import type { ResolveEnvironment } from '../src/providers/resolve/index';
 import { ContainerError } from './errors';
 import type { Token } from './tokens';

@@ -1,5 +1,5 @@
-import type { StreamingModel } from '../src/index';
-import { describeError } from '../src/index';
+import type { StreamingModel } from '../src/core/index';
+import { describeError } from '../src/core/index';
 import type {
   ProviderOverrides,
   ResolveEnvironment,

@@ -1,5 +1,5 @@
 import type { Container } from 'inversify';
-import type { Model } from '../src/index';
+import type { Model } from '../src/core/index';
 import { applyModelSource } from './model-bindings';
 import { checkModelSource, isModel, type ModelSource } from './model-source';
 import { checkModelName, modelToken } from './tokens';

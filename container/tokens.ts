@@ -1,4 +1,4 @@
-import type { Agent as EngineAgent, Model } from '../src/index';
+import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { DepsOf, OutputOf, PausableOf } from '../decorators/index';
 import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
 import type { AgentDefinition } from '../decorators/index';

@@ -1,4 +1,4 @@
-import { Agent as EngineAgent, ConfigError, decodeJSON, defineTool } from '../src/index';
+import { Agent as EngineAgent, ConfigError, decodeJSON, defineTool } from '../src/core/index';
 import type {
   AgentConfig,
   ApprovalPolicy,
@@ -13,7 +13,7 @@ import type {
   Sleep,
   Tool,
   ToolContext,
-} from '../src/index';
+} from '../src/core/index';
 import type { AgentDefinition, ToolDefinitionInfo } from './compile/definition';
 import { compileAgentClass } from './compile/compile-agent';
 import { instructionsText } from './compile/compile-instructions';

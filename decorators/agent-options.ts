@@ -4,7 +4,7 @@ import type {
   HostedTool,
   ModelSettings,
   UsageLimit,
-} from '../src/index';
+} from '../src/core/index';
 
 /**
  * What `@Agent(options)` declares for every instance of the class: the engine options that make

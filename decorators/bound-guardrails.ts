@@ -4,7 +4,7 @@ import type {
   InputGuardrail,
   OutputGuardrail,
   ToolGuardrail,
-} from '../src/index';
+} from '../src/core/index';
 import type { AgentDefinition, GuardrailDefinitionInfo } from './compile/definition';
 import { AgentDefinitionError, memberName } from './errors';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '../src/index';
+import type { Tool } from '../src/core/index';
 import { boundTool } from './agent-from-class';
 import { compileAgentClass } from './compile/compile-agent';
 import { AgentDefinitionError, classNameOf } from './errors';

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../src/model/error-base';
+import { GolemError, hasKind } from '../src/core/kit/error-base';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message

@@ -3,7 +3,7 @@ import type {
   GuardrailInput,
   GuardrailResult,
   GuardrailToolCall,
-} from '../src/index';
+} from '../src/core/index';
 import type { DepsOf, OutputOf } from './markers';
 import { appendOwn, METADATA_KEYS, ownerOf } from './metadata';
 import type { GuardrailRecord } from './metadata';

@@ -1,4 +1,4 @@
-import type { RunContext } from '../src/index';
+import type { RunContext } from '../src/core/index';
 import type { AnyClass, DepsOf } from './markers';
 import { appendOwn, METADATA_KEYS, ownerOf, prependOwn } from './metadata';
 import type { InstructionsRecord } from './metadata';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../src/index';
+import type { JsonSchema } from '../src/core/index';
 
 /** How the model is asked for the output, and how it is described. */
 export interface OutputOptions {

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../src/index';
+import type { ToolContext } from '../src/core/index';
 import type { DepsOf } from './markers';
 import { appendOwn, METADATA_KEYS, ownerOf } from './metadata';
 import type { ToolRecord } from './metadata';

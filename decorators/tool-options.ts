@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, JsonSchema } from '../src/index';
+import type { ApprovalPolicy, JsonSchema } from '../src/core/index';
 
 /**
  * What `@Tool(options)` declares about one tool method. `Deps` types the `approval` function's

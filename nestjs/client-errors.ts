@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { GolemError, RunError, RunInputError, StoreError } from '../src/index';
+import { GolemError, RunError, RunInputError, StoreError } from '../src/core/index';
 
 /** One Nest logger for the run failures `golem/nestjs` answers clients with. */
 const logger = new Logger('Golem');

@@ -1,4 +1,4 @@
-import { GolemError } from '../src/index';
+import { GolemError } from '../src/core/index';
 
 /**
  * Why `golem/nestjs` could not do what was asked:

@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
-import { RunError, RunInputError, StoreError } from '../src/index';
+import { RunError, RunInputError, StoreError } from '../src/core/index';
 import { clientErrorText, logRunFailure } from './client-errors';
 
 /** The JSON body `GolemExceptionFilter` answers a failed run with. */

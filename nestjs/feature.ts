@@ -6,7 +6,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
-import type { Model, RunObserver, RunStore, Tool } from '../src/index';
+import type { Model, RunObserver, RunStore, Tool } from '../src/core/index';
 import { agentFromClass } from '../decorators/index';
 import { GolemNestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
@@ -22,7 +22,7 @@ import {
   injectionTokenOf,
   type AgentClass,
 } from './tokens';
-import { isRecord } from '../src/index';
+import { isRecord } from '../src/core/index';
 
 /**
  * How long the agent class instance (and its engine agent) lives: `'singleton'` (default; built

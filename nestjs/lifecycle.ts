@@ -1,5 +1,5 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { describeError } from '../src/index';
+import { describeError } from '../src/core/index';
 import { GolemNestError } from './errors';
 import type { Closable } from './options';
 

@@ -1,5 +1,5 @@
-import type { Model, StreamingModel } from '../src/index';
-import { describeError } from '../src/index';
+import type { Model, StreamingModel } from '../src/core/index';
+import { describeError } from '../src/core/index';
 import type { ResolveModelOptions } from '../src/providers/resolve/index';
 import { resolveModel } from '../src/providers/resolve/index';
 import { TestModel } from '../src/testing/index';

@@ -1,4 +1,4 @@
-import type { Model, StreamingModel } from '../src/index';
+import type { Model, StreamingModel } from '../src/core/index';
 import type {
   ProviderOverrides,
   ResolveEnvironment,

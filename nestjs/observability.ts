@@ -1,4 +1,4 @@
-import type { PriceTable, RunInstrumentation } from '../src/index';
+import type { PriceTable, RunInstrumentation } from '../src/core/index';
 
 /**
  * What `GolemModule.forRoot({ instrumentation, prices })` gives every agent `forFeature` builds:

@@ -1,6 +1,6 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import { isRecord } from '../src/index';
-import type { PriceTable, RunInstrumentation, RunStore } from '../src/index';
+import { isRecord } from '../src/core/index';
+import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import { GolemNestError } from './errors';
 import {
   checkModelSource,

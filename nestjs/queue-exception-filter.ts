@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost } from '@nestjs/common';
 import type { QueueErrorReason } from '../src/queue/index';
-import { GolemError } from '../src/index';
+import { GolemError } from '../src/core/index';
 import { GolemExceptionFilter } from './exception-filter';
 
 /** The HTTP status of each `QueueError` reason a request can cause; others are not answered here. */

@@ -8,8 +8,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { RunQueue, RunQueueOptions } from '../src/queue/index';
-import { isRecord } from '../src/index';
-import type { RunStore } from '../src/index';
+import { isRecord } from '../src/core/index';
+import type { RunStore } from '../src/core/index';
 import { GolemNestError } from './errors';
 import { loadQueue } from './queue-load';
 import { configuredStore, getRunStoreToken } from './run-store';

@@ -1,5 +1,12 @@
-import type { Delta, PendingToolCalls, RunResult, RunStage, RunStream, Usage } from '../src/index';
-import { GolemError, RunError } from '../src/index';
+import type {
+  Delta,
+  PendingToolCalls,
+  RunResult,
+  RunStage,
+  RunStream,
+  Usage,
+} from '../src/core/index';
+import { GolemError, RunError } from '../src/core/index';
 import { clientErrorKind, clientErrorText, logRunFailure } from './client-errors';
 
 /** The `data` of the `result` event by default: the run's result without its messages. */

@@ -1,6 +1,6 @@
 import { Inject, type Type } from '@nestjs/common';
-import { isRecord } from '../src/index';
-import type { RunStore } from '../src/index';
+import { isRecord } from '../src/core/index';
+import type { RunStore } from '../src/core/index';
 import { GolemNestError } from './errors';
 import { makeToken } from './tokens';
 

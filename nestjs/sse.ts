@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { CancelledError } from '../src/index';
+import { CancelledError } from '../src/core/index';
 import {
   runEvents,
   type RunEventsOptions,

@@ -1,5 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
-import type { Model } from '../src/index';
+import type { Model } from '../src/core/index';
 import { GolemModule } from './golem-module';
 import type { GolemModuleOptions } from './options';
 import { getModelToken } from './tokens';

@@ -1,5 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
-import type { Agent as EngineAgent, Model } from '../src/index';
+import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { AgentDefinition, DepsOf, OutputOf, PausableOf } from '../decorators/index';
 import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
 import { GolemNestError, nameOf } from './errors';

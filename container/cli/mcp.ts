@@ -8,8 +8,8 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import type { ServiceIdentifier } from 'inversify';
 import { resolve } from 'node:path';
-import type { Tool } from '../../src/index';
-import { describeError } from '../../src/index';
+import type { Tool } from '../../src/core/index';
+import { describeError } from '../../src/core/index';
 import {
   createMcpServer,
   reserveStdoutForMcp,

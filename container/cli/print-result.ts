@@ -1,4 +1,4 @@
-import type { Message, Result } from '../../src/index';
+import type { Message, Result } from '../../src/core/index';
 
 /** One line for a message: the role, then its text or its tool calls. */
 export function messageLine(message: Message): string {

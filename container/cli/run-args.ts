@@ -1,4 +1,4 @@
-import { describeError } from '../../src/index';
+import { describeError } from '../../src/core/index';
 import { UsageError } from '../../decorators/cli/args';
 
 export { UsageError };

@@ -8,8 +8,8 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Container } from 'inversify';
-import type { Result } from '../../src/index';
-import { describeError, RunError } from '../../src/index';
+import type { Result } from '../../src/core/index';
+import { describeError, RunError } from '../../src/core/index';
 import type {
   ResolveEnvironment,
   ResolveModelOptions,

@@ -3,7 +3,7 @@
  * Compares property names, required-ness and primitive types (integer counts as number; a
  * property either side leaves untyped is not compared).
  */
-import type { JsonSchema } from '../../src/index';
+import type { JsonSchema } from '../../src/core/index';
 
 type Node = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
  * dependency, loaded only when the command runs): descriptions from JSDoc, unions, interfaces.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchema } from '../../src/index';
-import { GolemError, hasKind } from '../../src/model/error-base';
+import type { JsonSchema } from '../../src/core/index';
+import { GolemError, hasKind } from '../../src/core/kit/error-base';
 
 /** The part of typescript-json-schema's API the command uses. */
 interface Generator {

@@ -8,7 +8,7 @@
 import Module, { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { GolemError, hasKind } from '../../src/model/error-base';
+import { GolemError, hasKind } from '../../src/core/kit/error-base';
 
 /** The peer dependency that compiles the user's `.ts` files. */
 export const TYPESCRIPT_LOADER = '@swc-node/register';

@@ -1,5 +1,5 @@
-import { Agent as EngineAgent, ConfigError } from '../../src/index';
-import type { AgentConfig, Model, ModelResponse, Tool } from '../../src/index';
+import { Agent as EngineAgent, ConfigError } from '../../src/core/index';
+import type { AgentConfig, Model, ModelResponse, Tool } from '../../src/core/index';
 import { AGENT_OPTION_NAMES, type AgentOptions } from '../agent-options';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type AgentRecord } from '../metadata';

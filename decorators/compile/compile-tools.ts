@@ -1,5 +1,5 @@
-import { defineTool, ToolDefinitionError } from '../../src/index';
-import type { Tool, ToolDefinition } from '../../src/index';
+import { defineTool, ToolDefinitionError } from '../../src/core/index';
+import type { Tool, ToolDefinition } from '../../src/core/index';
 import { AgentDefinitionError, classNameOf, memberName } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type ToolRecord } from '../metadata';
 import { snakeCase, TOOL_NAME } from '../naming';

@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, JsonSchema } from '../../src/index';
+import type { ApprovalPolicy, JsonSchema } from '../../src/core/index';
 import type { AgentOptions } from '../agent-options';
 
 /** A compiled `@Tool` method. */

@@ -5,7 +5,7 @@
  * can be known, nullable types, required-ness from the optional markers, descriptions and
  * defaults. Provider adapters compile their dialects from this form.
  */
-import type { JsonSchema } from '../../src/index';
+import type { JsonSchema } from '../../src/core/index';
 import { describedAs } from '../describe-decorator';
 import { AgentDefinitionError } from '../errors';
 import type { DtoModel } from './dto-model';

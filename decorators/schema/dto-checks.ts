@@ -2,7 +2,7 @@
  * The checks `analyseDto` runs on DTO classes: what counts as a DTO class, nested types,
  * enums, class-transformer renames, initial values (defaults and undecorated fields).
  */
-import type { JsonValue } from '../../src/index';
+import type { JsonValue } from '../../src/core/index';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { NoArgs } from '../no-args';
 import {

@@ -2,7 +2,7 @@
  * What the builder knows about a DTO class and every DTO it nests: its properties (optional,
  * nullable, nested), its defaults, and every declaration mistake, found once at definition time.
  */
-import type { JsonValue } from '../../src/index';
+import type { JsonValue } from '../../src/core/index';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { classChain } from '../metadata';
 import { isNotNull, isNullable } from '../nullable-decorator';

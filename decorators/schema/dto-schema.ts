@@ -2,7 +2,7 @@
  * The canonical JSON Schema of a DTO class, generated at run time from its class-validator and
  * class-transformer metadata (class-validator-jsonschema + our post-processor), cached per class.
  */
-import type { JsonSchema } from '../../src/index';
+import type { JsonSchema } from '../../src/core/index';
 import { AgentDefinitionError, classNameOf } from '../errors';
 import { canonicalObject, freezeSchema, ordered, referencedNames } from './canonical';
 import { jsonSchemaPeer } from '../peers';

@@ -1,4 +1,4 @@
-import { ModelRetry } from '../../src/index';
+import { ModelRetry } from '../../src/core/index';
 
 /** Bounds on untrusted values handed to a DTO (on top of the engine's safe JSON parse). */
 export const INPUT_LIMITS = Object.freeze({

@@ -1,6 +1,6 @@
 import type { ClassTransformOptions } from 'class-transformer';
 import type { ValidatorOptions } from 'class-validator';
-import { ModelRetry } from '../../src/index';
+import { ModelRetry } from '../../src/core/index';
 import { compileDto, type CompiledDto } from '../schema/dto-schema';
 import { isNoArgs } from '../schema/dto-model';
 import { classNameOf } from '../errors';

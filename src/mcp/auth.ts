@@ -4,7 +4,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { describeError } from '../model/error-base';
+import { describeError } from '../core/kit/error-base';
 import { McpConfigError, McpTransportError } from './errors';
 import { FailureRegistry } from './failures';
 import { httpTransport } from './http-transport';

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { throwIfCancelled } from '../model/cancellation';
-import { ModelRetry } from '../model/errors';
-import { isRecord } from '../model/guards';
-import type { ToolContext } from '../tool/context';
-import { defineTool } from '../tool/define-tool';
-import { requireApproval, ToolDefinitionError } from '../tool/errors';
-import type { Tool } from '../tool/tool';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import { ModelRetry } from '../core/errors/errors';
+import { isRecord } from '../core/kit/guards';
+import type { ToolContext } from '../core/tool/context';
+import { defineTool } from '../core/tool/define-tool';
+import { requireApproval, ToolDefinitionError } from '../core/tool/errors';
+import type { Tool } from '../core/tool/tool';
 import type { ToolCatalog } from './catalog';
 import { Deadline, SDK_TIMEOUT, untilAborted } from './deadline';
 import type { McpToolDefinition } from './definitions';

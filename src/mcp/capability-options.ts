@@ -1,5 +1,5 @@
-import { showValue } from '../model/error-base';
-import { isRecord } from '../model/guards';
+import { showValue } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
 import {
   MCP_LOG_LEVELS,
   type McpElicitationOptions,

@@ -1,7 +1,7 @@
-import type { JsonSchema } from '../model/json';
-import type { Message } from '../model/message';
-import type { Model } from '../model/model';
-import type { ModelSettings } from '../model/request';
+import type { JsonSchema } from '../core/kit/json';
+import type { Message } from '../core/contract/message';
+import type { Model } from '../core/contract/model';
+import type { ModelSettings } from '../core/contract/request';
 
 /** Severity of an MCP log message (syslog levels, lowest first). */
 export type McpLogLevel =

@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool';
+import type { Tool } from '../core/tool/tool';
 import { bridgeTool } from './bridge';
 import type { McpElicitationAnswer, McpLogLevel, McpRoot } from './capability-types';
 import { resolveRoots } from './capability-options';

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { throwIfCancelled } from '../model/cancellation';
-import type { Tool } from '../tool/tool';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import type { Tool } from '../core/tool/tool';
 import type { ResolvedCapabilities } from './capability-options';
 import { McpClient } from './client';
 import { installElicitation } from './elicitation';

@@ -1,5 +1,5 @@
-import { cancellationError, DeadlineExceededError } from '../model/cancellation';
-import { MAX_TIMEOUT_MS } from '../model/timeouts';
+import { cancellationError, DeadlineExceededError } from '../core/errors/cancellation';
+import { MAX_TIMEOUT_MS } from '../core/kit/timeouts';
 
 /**
  * A request deadline of our own (the SDK's timeout error is a JSON-RPC code a server could also

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isRecord } from '../model/guards';
-import type { JsonSchema } from '../model/json';
+import { isRecord } from '../core/kit/guards';
+import type { JsonSchema } from '../core/kit/json';
 
 /** One tool as the server advertises it (untrusted text, shown to the model once bridged). */
 export interface McpToolDefinition {

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 import type { McpElicitationAnswer, McpElicitationRequest } from './capability-types';
 import { McpConfigError } from './errors';
 

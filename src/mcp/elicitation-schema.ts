@@ -1,4 +1,4 @@
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 
 /** Enum values named in a problem, at most this many (the rest as `…`). */
 const MAX_LISTED = 8;

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '../model/error-base';
-import { isRecord } from '../model/guards';
+import { describeError } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
 import type { ResolvedElicitation } from './capability-options';
 import type { McpElicitationRequest } from './capability-types';
 import { Deadline } from './deadline';

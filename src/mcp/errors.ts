@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 
 /** An option of `connectMcp` or `client.tools()` is invalid. `option` names the culprit. */
 export class McpConfigError extends GolemError {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 
 /** The `data` key that marks a JSON-RPC error synthesized by this client (not the server). */
 export const FAILURE_KEY = 'golemTransportFailure';

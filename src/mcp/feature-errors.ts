@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 
 /**
  * A tool that needs task-based execution could not be run. `side` says who refused: `'local'`

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 import { McpTransportError } from './errors';
 import type { FailureRegistry } from './failures';
 

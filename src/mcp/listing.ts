@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '../model/error-base';
-import { isRecord } from '../model/guards';
-import type { JsonSchema } from '../model/json';
+import { describeError } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
+import type { JsonSchema } from '../core/kit/json';
 import { SDK_TIMEOUT } from './deadline';
 import { toolDefinition, type McpToolDefinition } from './definitions';
 import { McpProtocolError } from './errors';

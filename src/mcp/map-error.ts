@@ -1,4 +1,4 @@
-import { GolemError, describeError } from '../model/error-base';
+import { GolemError, describeError } from '../core/kit/error-base';
 import { McpProtocolError, McpTransportError } from './errors';
 import { McpAuthorizationRequiredError } from './feature-errors';
 import type { FailureRegistry } from './failures';

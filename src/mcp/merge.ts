@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool';
+import type { Tool } from '../core/tool/tool';
 import { mcpToolOrigin } from './origin';
 import { McpToolCollisionError } from './tool-errors';
 

@@ -1,5 +1,5 @@
-import { showValue } from '../model/error-base';
-import { MAX_TIMEOUT_MS, timeoutProblem } from '../model/timeouts';
+import { showValue } from '../core/kit/error-base';
+import { MAX_TIMEOUT_MS, timeoutProblem } from '../core/kit/timeouts';
 import { McpConfigError } from './errors';
 
 /** Throws the `McpConfigError` for `option`. */

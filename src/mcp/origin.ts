@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool';
+import type { Tool } from '../core/tool/tool';
 
 /** Where a bridged tool comes from. */
 export interface McpToolOrigin {

@@ -1,7 +1,7 @@
-import { showValue } from '../model/error-base';
-import { isRecord } from '../model/guards';
-import type { Message } from '../model/message';
-import type { Part } from '../model/part';
+import { showValue } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
+import type { Message } from '../core/contract/message';
+import type { Part } from '../core/contract/part';
 import { SDK_TIMEOUT } from './deadline';
 import { listAll } from './listing';
 import { fail } from './option-checks';

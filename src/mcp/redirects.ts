@@ -1,4 +1,4 @@
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 import { McpRedirectError } from './errors';
 
 /** The most redirects followed for one request. */

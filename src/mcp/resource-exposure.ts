@@ -1,7 +1,7 @@
-import { ModelRetry } from '../model/errors';
-import { isRecord } from '../model/guards';
-import { defineTool } from '../tool/define-tool';
-import type { Tool } from '../tool/tool';
+import { ModelRetry } from '../core/errors/errors';
+import { isRecord } from '../core/kit/guards';
+import { defineTool } from '../core/tool/define-tool';
+import type { Tool } from '../core/tool/tool';
 import { fail } from './option-checks';
 import { capText } from './result';
 import {

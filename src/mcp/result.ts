@@ -1,4 +1,4 @@
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 
 /** Untrusted short text (a MIME type, a URI) made safe for one summary line. */
 function label(value: unknown, fallback: string): string {

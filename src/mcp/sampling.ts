@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '../model/error-base';
-import { isRecord } from '../model/guards';
-import type { Message } from '../model/message';
-import type { Part } from '../model/part';
+import { describeError } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
+import type { Message } from '../core/contract/message';
+import type { Part } from '../core/contract/part';
 import type { ResolvedSampling } from './capability-options';
 import type { McpSamplingRequest } from './capability-types';
 import { Deadline } from './deadline';

@@ -1,4 +1,4 @@
-import { redactLiterals, secretForms } from '../model/redaction';
+import { redactLiterals, secretForms } from '../core/kit/redaction';
 
 const MAX_DEPTH = 8;
 

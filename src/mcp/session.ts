@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ToolUpdate } from '../tool/context';
+import type { ToolUpdate } from '../core/tool/context';
 import type { McpLogEvent, McpLogLevel } from './capability-types';
 import { Deadline, SDK_TIMEOUT } from './deadline';
 import { McpCapabilityError, McpTransportError } from './errors';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cancellationError } from '../model/cancellation';
-import type { ToolUpdate } from '../tool/context';
+import { cancellationError } from '../core/errors/cancellation';
+import type { ToolUpdate } from '../core/tool/context';
 import { SDK_TIMEOUT } from './deadline';
 import { McpTaskError } from './feature-errors';
 import { typedError } from './map-error';

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 import type { McpToolChange } from './definitions';
 
 /** A server-chosen tool name for a message: quoted, escaped, and cut after 128 characters. */

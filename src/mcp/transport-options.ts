@@ -1,6 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { showValue } from '../model/error-base';
-import { isRecord } from '../model/guards';
+import { showValue } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
 import { fail } from './option-checks';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

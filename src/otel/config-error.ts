@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 
 /** `otelInstrumentation` was given an invalid option; the message names it and the fix. */
 export class OtelConfigError extends GolemError {

@@ -1,5 +1,5 @@
-import type { Message } from '../model/message';
-import type { Part } from '../model/part';
+import type { Message } from '../core/contract/message';
+import type { Part } from '../core/contract/part';
 import { scrub } from './redaction';
 
 /** How captured content is bounded and cleaned. */

@@ -1,5 +1,5 @@
-import { brandOf } from '../model/error-base';
-import { safeGet } from '../model/safe-inspect';
+import { brandOf } from '../core/kit/error-base';
+import { safeGet } from '../core/kit/safe-inspect';
 
 /** Wrappers whose cause says more about what went wrong than they do. */
 const WRAPPERS = new Set(['RunError', 'AttemptsExhaustedError', 'ToolError']);

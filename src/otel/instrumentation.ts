@@ -1,7 +1,7 @@
 import type { Attributes, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api';
 import { context, createNoopMeter, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
-import type { RunInstrumentation, RunStartInfo, RunTrace } from '../engine/instrumentation';
-import { isRecord } from '../model/guards';
+import type { RunInstrumentation, RunStartInfo, RunTrace } from '../core/engine/instrumentation';
+import { isRecord } from '../core/kit/guards';
 import { OtelConfigError } from './config-error';
 import type { ContentLimits } from './content';
 import { type GenAiInstruments, instrumentsOf } from './metrics';

@@ -1,5 +1,5 @@
 import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
-import type { Usage } from '../model/usage';
+import type { Usage } from '../core/contract/usage';
 import { ATTR, METRIC } from './semconv';
 import type { ChatMetricAttributes } from './span-bases';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the peer is loaded by literal name, so bundlers see it */
-import { checkPeers, type PeerLoader } from '../model/missing-peer';
+import { checkPeers, type PeerLoader } from '../core/kit/missing-peer';
 
 const OTEL_PEER_LOADERS: Readonly<Record<string, PeerLoader>> = Object.freeze({
   '@opentelemetry/api': () => require('@opentelemetry/api') as unknown,

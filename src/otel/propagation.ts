@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import { context, propagation } from '@opentelemetry/api';
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 
 /** A trace context as plain strings (W3C `traceparent`, `tracestate`, `baggage`), for a job or a message. */
 export type TraceCarrier = Record<string, string>;

@@ -1,4 +1,4 @@
-import { modelRef } from '../model/model-name';
+import { modelRef } from '../core/contract/model-name';
 
 /** golem provider ids whose convention value (`gen_ai.provider.name`) differs or is well known. */
 const PROVIDER_NAMES: Readonly<Record<string, string>> = Object.freeze({

@@ -1,9 +1,9 @@
 import type { Attributes, Span } from '@opentelemetry/api';
-import { RunError } from '../engine/errors';
-import type { RunOutcome } from '../engine/instrumentation';
-import type { Cost } from '../model/cost';
-import type { Message } from '../model/message';
-import type { Usage } from '../model/usage';
+import { RunError } from '../core/engine/errors';
+import type { RunOutcome } from '../core/engine/instrumentation';
+import type { Cost } from '../core/contract/cost';
+import type { Message } from '../core/contract/message';
+import type { Usage } from '../core/contract/usage';
 import { captureOutput } from './content';
 import { ATTR, EVENT } from './semconv';
 import { costAttributes, recordFailure, usageAttributes } from './span-attributes';

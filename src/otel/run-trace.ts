@@ -1,10 +1,15 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { RunEvent } from '../engine/events';
-import type { RunOutcome, RunStartInfo, RunTrace, TraceScope } from '../engine/instrumentation';
-import { addCost } from '../model/cost';
-import { safeGet } from '../model/safe-inspect';
-import { addUsage, emptyUsage } from '../model/usage';
+import type { RunEvent } from '../core/engine/events';
+import type {
+  RunOutcome,
+  RunStartInfo,
+  RunTrace,
+  TraceScope,
+} from '../core/engine/instrumentation';
+import { addCost } from '../core/contract/cost';
+import { safeGet } from '../core/kit/safe-inspect';
+import { addUsage, emptyUsage } from '../core/contract/usage';
 import { captureInput, captureOutput, captureText } from './content';
 import { errorType } from './error-type';
 import { recordChat } from './metrics';

@@ -1,9 +1,9 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { Cost } from '../model/cost';
-import { describeError } from '../model/error-base';
-import type { ModelSettings } from '../model/request';
-import type { Usage } from '../model/usage';
+import type { Cost } from '../core/contract/cost';
+import { describeError } from '../core/kit/error-base';
+import type { ModelSettings } from '../core/contract/request';
+import type { Usage } from '../core/contract/usage';
 import { errorType } from './error-type';
 import { scrub } from './redaction';
 import { ATTR } from './semconv';

@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { ToolSpec } from '../model/request';
+import type { ToolSpec } from '../core/contract/request';
 import type { ModelIdentity } from './providers';
 import { ATTR } from './semconv';
 

@@ -1,7 +1,7 @@
 import type { Attributes, Context } from '@opentelemetry/api';
 import { SpanKind, trace } from '@opentelemetry/api';
-import type { RunEvent } from '../engine/events';
-import type { ToolSpec } from '../model/request';
+import type { RunEvent } from '../core/engine/events';
+import type { ToolSpec } from '../core/contract/request';
 import { captureText } from './content';
 import { ATTR, EVENT } from './semconv';
 import { recordFailure } from './span-attributes';

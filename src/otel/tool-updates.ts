@@ -1,6 +1,6 @@
 import type { Attributes, Context } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
-import type { RunEvent } from '../engine/events';
+import type { RunEvent } from '../core/engine/events';
 import { captureText } from './content';
 import { scrub } from './redaction';
 import { ATTR, EVENT } from './semconv';

@@ -1,6 +1,6 @@
-import type { Cost, PriceLookup, PriceTable } from '../model/cost';
-import { MissingPeerError } from '../model/missing-peer';
-import type { Usage } from '../model/usage';
+import type { Cost, PriceLookup, PriceTable } from '../core/contract/cost';
+import { MissingPeerError } from '../core/kit/missing-peer';
+import type { Usage } from '../core/contract/usage';
 
 /** The npm package of the maintained price dataset (an optional peer dependency of golem). */
 export const GENAI_PRICES_PACKAGE = '@pydantic/genai-prices';

@@ -1,4 +1,4 @@
-import { CancelledError } from '../model/cancellation';
+import { CancelledError } from '../core/errors/cancellation';
 
 /** One run a worker is executing: its abort controller and why it was stopped. Internal. */
 export class ActiveRun {

@@ -1,17 +1,25 @@
-import { endPaused, recordUnstarted } from '../durable/external-end';
-import type { RunRecord } from '../durable/records';
-import { decodeRun } from '../durable/records';
-import { StoreError } from '../durable/store-error';
-import { ConfigError, RunError, RunInputError } from '../engine/errors';
-import { describeError } from '../model/error-base';
-import { isRecord } from '../model/guards';
+import { endPaused, recordUnstarted } from '../core/durable/external-end';
+import type { RunStore } from '../core/durable/port';
+import type { RunRecord } from '../core/durable/records';
+import { decodeRun } from '../core/durable/records';
+import { StoreError } from '../core/durable/store-error';
+import { ConfigError, RunError, RunInputError } from '../core/engine/errors';
+import { describeError } from '../core/kit/error-base';
+import { isRecord } from '../core/kit/guards';
 import type { ActiveRun } from './active-runs';
-import type { Executor } from './execute';
 import type { FeedFailure } from './feed-events';
 import type { RunJob } from './job';
 import { isOwner, isRunId } from './job';
+import type { FeedPublisher } from './feed-publisher';
 import type { JobDelivery, JobOutcome } from './port';
 import { QueueError } from './queue-error';
+
+/** What recording a run's ending needs of a worker (its executor is one). Internal. */
+export interface EndingContext {
+  readonly store: RunStore;
+  readonly feed: FeedPublisher;
+  readonly now: () => number;
+}
 
 /** An error as the feed reports it. */
 export function describeFailure(error: unknown): FeedFailure {
@@ -35,7 +43,7 @@ function asError(error: unknown): Error {
  * get `failed`, and the job fails for good with the error's message as its reason.
  */
 export async function rejectPayload(
-  x: Executor,
+  x: EndingContext,
   error: unknown,
   data: unknown,
   jobRunId?: string,
@@ -65,7 +73,7 @@ export async function rejectPayload(
 
 /** Ends a cancelled run in the store (kept as evidence), tells subscribers, fails the job. */
 export async function endCancelled(
-  x: Executor,
+  x: EndingContext,
   job: RunJob,
   record: RunRecord | undefined,
   reason: string,
@@ -97,7 +105,7 @@ export async function endCancelled(
 
 /** The agent refused the decisions: the run stays paused (subscribers are told so again). */
 async function refusedDecision(
-  x: Executor,
+  x: EndingContext,
   job: RunJob,
   error: RunInputError,
 ): Promise<JobOutcome> {
@@ -112,7 +120,7 @@ async function refusedDecision(
   return { type: 'fail', error: refused, retry: false };
 }
 
-async function leaseExpiry(x: Executor, runId: string): Promise<number | undefined> {
+async function leaseExpiry(x: EndingContext, runId: string): Promise<number | undefined> {
   const row = await x.store.getRun(runId).catch(() => undefined);
   if (row === undefined) return undefined;
   const record = decodeRun(row);
@@ -124,7 +132,7 @@ async function leaseExpiry(x: Executor, runId: string): Promise<number | undefin
 
 /** A failure that retrying later may fix: retried (from the checkpoint) while attempts remain. */
 async function retryLater(
-  x: Executor,
+  x: EndingContext,
   job: RunJob,
   delivery: JobDelivery,
   error: unknown,
@@ -147,7 +155,7 @@ async function retryLater(
  * cancellation ends the run; a shutdown hands it to another worker.
  */
 export async function failureOutcome(
-  x: Executor,
+  x: EndingContext,
   job: RunJob,
   delivery: JobDelivery,
   error: unknown,

@@ -1,8 +1,8 @@
-import { INTERRUPTED_CALL_REASON } from '../durable/interrupted-call';
-import type { DeferredResults, PendingToolCalls } from '../engine/deferred-types';
-import type { JsonObject, JsonValue } from '../model/json';
-import type { ModelSettings } from '../model/request';
-import { timeoutProblem } from '../model/timeouts';
+import { INTERRUPTED_CALL_REASON } from '../core/durable/interrupted-call';
+import type { DeferredResults, PendingToolCalls } from '../core/engine/deferred-types';
+import type { JsonObject, JsonValue } from '../core/kit/json';
+import type { ModelSettings } from '../core/contract/request';
+import { timeoutProblem } from '../core/kit/timeouts';
 import type { JobDecisions, ResolvedLimits, RunJobOptions } from './job';
 import { isRunId } from './job';
 import { checkSize, plainJson } from './plain-json';

@@ -1,13 +1,14 @@
-import type { RunStore } from '../durable/port';
-import type { RunRecord } from '../durable/records';
-import { decodeRun } from '../durable/records';
-import type { Result } from '../engine/result';
-import type { DeltaHandler } from '../model/model';
+import type { RunStore } from '../core/durable/port';
+import type { RunRecord } from '../core/durable/records';
+import { decodeRun } from '../core/durable/records';
+import type { Result } from '../core/engine/result';
+import type { DeltaHandler } from '../core/contract/model';
 import type { ActiveRun, ActiveRuns } from './active-runs';
 import type { FeedPublisher } from './feed-publisher';
 import { feedRunEvent, jsonOf } from './feed-events';
 import type { ResolvedLimits, RunJob } from './job';
 import { parseJob, runIdOfJobId } from './job';
+import type { EndingContext } from './endings';
 import { describeFailure, endCancelled, failureOutcome, rejectPayload } from './endings';
 import type { DeliveryPlan } from './plan';
 import { planDelivery } from './plan';
@@ -20,7 +21,7 @@ import { QueueError } from './queue-error';
 export type TraceContinuation = <T>(carrier: Record<string, string>, fn: () => T) => T;
 
 /** Everything a worker's deliveries share. Internal. */
-export interface Executor {
+export interface Executor extends EndingContext {
   readonly store: RunStore;
   readonly agents: ReadonlyMap<string, AgentEntry>;
   readonly feed: FeedPublisher;

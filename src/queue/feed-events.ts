@@ -1,10 +1,10 @@
-import type { PendingToolCalls } from '../engine/deferred-types';
-import type { RunEvent, RunEventKind } from '../engine/events';
-import type { Delta } from '../model/delta';
-import { describeError } from '../model/error-base';
-import type { JsonValue } from '../model/json';
-import type { Message } from '../model/message';
-import type { Usage } from '../model/usage';
+import type { PendingToolCalls } from '../core/engine/deferred-types';
+import type { RunEvent, RunEventKind } from '../core/engine/events';
+import type { Delta } from '../core/contract/delta';
+import { describeError } from '../core/kit/error-base';
+import type { JsonValue } from '../core/kit/json';
+import type { Message } from '../core/contract/message';
+import type { Usage } from '../core/contract/usage';
 import type { RunJobKind } from './job';
 
 /** A run event as the feed carries it: JSON, without the request (large) and with errors as text. */

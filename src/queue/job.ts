@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../model/json';
-import { isRecord } from '../model/guards';
+import type { JsonObject, JsonValue } from '../core/kit/json';
+import { isRecord } from '../core/kit/guards';
 import { byteLength, checkSize, plainJson } from './plain-json';
 import { QueueError } from './queue-error';
 

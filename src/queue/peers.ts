@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the peers are loaded by literal name, so bundlers see them */
-import { checkPeers } from '../model/missing-peer';
-import type { PeerLoader } from '../model/missing-peer';
+import { checkPeers } from '../core/kit/missing-peer';
+import type { PeerLoader } from '../core/kit/missing-peer';
 
 /** The packages `golem/queue` needs beside golem: BullMQ and its Redis client, with their loaders. */
 export const QUEUE_PEER_LOADERS: Readonly<Record<string, PeerLoader>> = Object.freeze({

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../durable/records';
+import type { RunRecord } from '../core/durable/records';
 import type { RunJob } from './job';
 import { QueueError } from './queue-error';
 

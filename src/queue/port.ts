@@ -1,4 +1,4 @@
-import type { JsonValue } from '../model/json';
+import type { JsonValue } from '../core/kit/json';
 import type { FeedEntry, RunFeedEvent } from './feed-events';
 import type { RunJob } from './job';
 

@@ -1,5 +1,5 @@
-import { isRecord } from '../model/guards';
-import { timeoutProblem } from '../model/timeouts';
+import { isRecord } from '../core/kit/guards';
+import { timeoutProblem } from '../core/kit/timeouts';
 import type { ResolvedLimits } from './job';
 import { resolveLimits } from './job';
 import { QueueError } from './queue-error';

@@ -1,8 +1,13 @@
-import type { ContinueOptions, ResumeOptions, RunOptions, StreamOptions } from '../agent-config';
-import type { DeferredResults } from '../engine/deferred-types';
-import type { Result } from '../engine/result';
-import type { Delta } from '../model/delta';
-import type { JsonValue } from '../model/json';
+import type {
+  ContinueOptions,
+  ResumeOptions,
+  RunOptions,
+  StreamOptions,
+} from '../core/agent/config';
+import type { DeferredResults } from '../core/engine/deferred-types';
+import type { Result } from '../core/engine/result';
+import type { Delta } from '../core/contract/delta';
+import type { JsonValue } from '../core/kit/json';
 import type { RunJobKind } from './job';
 import { QueueError } from './queue-error';
 

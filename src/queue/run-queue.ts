@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RunStore } from '../durable/port';
-import type { DeferredResults } from '../engine/deferred-types';
-import type { JsonValue } from '../model/json';
+import type { RunStore } from '../core/durable/port';
+import type { DeferredResults } from '../core/engine/deferred-types';
+import type { JsonValue } from '../core/kit/json';
 import { BullProducer } from './bullmq-engine';
 import type { AgentRef, EnqueueOptions } from './enqueue-input';
 import {

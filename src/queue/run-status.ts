@@ -1,8 +1,8 @@
-import { endPaused, recordUnstarted } from '../durable/external-end';
-import type { RunStore } from '../durable/port';
-import type { RunRecord } from '../durable/records';
-import { decodeRun } from '../durable/records';
-import type { PendingToolCalls } from '../engine/deferred-types';
+import { endPaused, recordUnstarted } from '../core/durable/external-end';
+import type { RunStore } from '../core/durable/port';
+import type { RunRecord } from '../core/durable/records';
+import { decodeRun } from '../core/durable/records';
+import type { PendingToolCalls } from '../core/engine/deferred-types';
 import type { FeedEntry, RunFeedEvent } from './feed-events';
 import { jsonOf } from './feed-events';
 import type { JobProducerPort, JobState, RunControlPort, RunFeedPort } from './port';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { RunStore } from '../durable/port';
+import type { RunStore } from '../core/durable/port';
 import { ActiveRuns } from './active-runs';
 import type { BullLane, JobRetention, StalledJobs } from './bullmq-engine';
 import { BullConsumer } from './bullmq-engine';

@@ -1,5 +1,5 @@
-import type { RunStore } from '../durable/port';
-import type { JsonValue } from '../model/json';
+import type { RunStore } from '../core/durable/port';
+import type { JsonValue } from '../core/kit/json';
 import type { JobRetention } from './bullmq-engine';
 import type { AgentRef, EnqueueOptions } from './enqueue-input';
 import { agentName, depsJson, jobOptions } from './enqueue-input';

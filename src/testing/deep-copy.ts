@@ -1,5 +1,5 @@
-import type { ModelRequest } from '../model/request';
-import type { ModelResponse } from '../model/response';
+import type { ModelRequest } from '../core/contract/request';
+import type { ModelResponse } from '../core/contract/response';
 
 /**
  * Deep copy of a model request — messages, parts and their bytes, tool calls, thinking blocks,

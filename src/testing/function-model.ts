@@ -1,8 +1,8 @@
-import { throwIfCancelled } from '../model/cancellation';
-import type { Delta } from '../model/delta';
-import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from '../model/model';
-import type { ModelRequest } from '../model/request';
-import type { ModelResponse } from '../model/response';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import type { Delta } from '../core/contract/delta';
+import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from '../core/contract/model';
+import type { ModelRequest } from '../core/contract/request';
+import type { ModelResponse } from '../core/contract/response';
 import { cloneRequest, cloneResponse } from './deep-copy';
 import { RecordingModel } from './request-log';
 

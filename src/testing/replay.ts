@@ -1,7 +1,7 @@
-import { throwIfCancelled } from '../model/cancellation';
-import type { Delta, ThinkingDelta } from '../model/delta';
-import type { DeltaHandler } from '../model/model';
-import type { ModelResponse } from '../model/response';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import type { Delta, ThinkingDelta } from '../core/contract/delta';
+import type { DeltaHandler } from '../core/contract/model';
+import type { ModelResponse } from '../core/contract/response';
 
 /** How a test double turns a response into stream fragments. */
 export interface ReplayStyle {

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../model/request';
+import type { ModelRequest } from '../core/contract/request';
 import { cloneRequest } from './deep-copy';
 
 /**

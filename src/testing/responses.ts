@@ -1,7 +1,7 @@
-import type { Message, ToolCall } from '../model/message';
-import type { ModelResponse } from '../model/response';
-import type { Usage } from '../model/usage';
-import { USAGE_DETAILS } from '../model/usage';
+import type { Message, ToolCall } from '../core/contract/message';
+import type { ModelResponse } from '../core/contract/response';
+import type { Usage } from '../core/contract/usage';
+import { USAGE_DETAILS } from '../core/contract/usage';
 
 /** A tool call to script with {@link toolCallResponse}. */
 export interface ScriptedToolCall {

@@ -1,4 +1,4 @@
-import { isRecord } from '../model/guards';
+import { isRecord } from '../core/kit/guards';
 import { has, isSchema, type Schema } from './schema-node';
 
 /** Keywords that say nothing about validity. */

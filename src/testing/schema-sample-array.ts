@@ -1,4 +1,4 @@
-import type { JsonValue } from '../model/json';
+import type { JsonValue } from '../core/kit/json';
 import type { SampleContext } from './schema-sample-context';
 import { RecursiveRefError, SchemaSampleError } from './schema-sample-error';
 import { bound, has, isSchema, type Schema } from './schema-node';

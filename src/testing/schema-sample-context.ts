@@ -1,4 +1,4 @@
-import type { JsonValue } from '../model/json';
+import type { JsonValue } from '../core/kit/json';
 
 /** State shared by one {@link sampleFromSchema} call. */
 export interface SampleContext {

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 
 /**
  * A schema (or part of it) that {@link sampleFromSchema} cannot produce a value for: an unsupported

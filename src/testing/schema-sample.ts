@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from '../model/json';
+import type { JsonSchema, JsonValue } from '../core/kit/json';
 import { deepCopy } from './deep-copy';
 import { flattenAllOf, sampleBranches } from './schema-combinators';
 import type { SampleContext } from './schema-sample-context';

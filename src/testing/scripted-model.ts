@@ -1,7 +1,7 @@
-import { throwIfCancelled } from '../model/cancellation';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../model/model';
-import type { ModelRequest } from '../model/request';
-import type { ModelResponse } from '../model/response';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../core/contract/model';
+import type { ModelRequest } from '../core/contract/request';
+import type { ModelResponse } from '../core/contract/response';
 import { cloneRequest, cloneResponse } from './deep-copy';
 import { replayResponse, SCRIPTED_REPLAY } from './replay';
 import { RecordingModel } from './request-log';

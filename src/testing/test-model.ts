@@ -1,10 +1,10 @@
-import { throwIfCancelled } from '../model/cancellation';
-import type { JsonValue } from '../model/json';
-import type { Message, ToolCall } from '../model/message';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../model/model';
-import type { ModelRequest, ToolSpec } from '../model/request';
-import type { ModelResponse } from '../model/response';
-import type { Usage } from '../model/usage';
+import { throwIfCancelled } from '../core/errors/cancellation';
+import type { JsonValue } from '../core/kit/json';
+import type { Message, ToolCall } from '../core/contract/message';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../core/contract/model';
+import type { ModelRequest, ToolSpec } from '../core/contract/request';
+import type { ModelResponse } from '../core/contract/response';
+import type { Usage } from '../core/contract/usage';
 import { replayResponse, type ReplayStyle } from './replay';
 import { RecordingModel } from './request-log';
 import { sampleFromSchema, type SampleOptions } from './schema-sample';

@@ -1,6 +1,6 @@
-import type { JsonSchema, JsonValue } from '../model/json';
-import type { Message } from '../model/message';
-import { isRecord } from '../model/guards';
+import type { JsonSchema, JsonValue } from '../core/kit/json';
+import type { Message } from '../core/contract/message';
+import { isRecord } from '../core/kit/guards';
 import { fitsSchema } from './schema-fits';
 import { define, has, isSchema } from './schema-node';
 

@@ -1,9 +1,9 @@
-import type { ResumeOptions, StreamOptions } from '../agent-config';
-import type { RunStore } from '../durable/port';
-import type { DeferredResults } from '../engine/deferred-types';
-import { isRecord } from '../model/guards';
-import type { Message } from '../model/message';
-import type { ModelSettings } from '../model/request';
+import type { ResumeOptions, StreamOptions } from '../core/agent/config';
+import type { RunStore } from '../core/durable/port';
+import type { DeferredResults } from '../core/engine/deferred-types';
+import { isRecord } from '../core/kit/guards';
+import type { Message } from '../core/contract/message';
+import type { ModelSettings } from '../core/contract/request';
 import type { UIMessageChunk } from './chunk-types';
 import type { ChatTurn } from './from-ui-messages';
 import { fromUIMessages, settledCalls } from './from-ui-messages';

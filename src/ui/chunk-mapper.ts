@@ -1,8 +1,8 @@
-import type { RunError } from '../engine/errors';
-import type { Result } from '../engine/result';
-import type { PendingToolCall } from '../engine/deferred-types';
-import type { RunStreamEvent, TurnEndEvent } from '../engine/stream-event-types';
-import type { Message } from '../model/message';
+import type { RunError } from '../core/engine/errors';
+import type { Result } from '../core/engine/result';
+import type { PendingToolCall } from '../core/engine/deferred-types';
+import type { RunStreamEvent, TurnEndEvent } from '../core/engine/stream-event-types';
+import type { Message } from '../core/contract/message';
 import type { UIMessageChunk } from './chunk-types';
 import { failedFinishChunk, finishChunk, parseArgs } from './finish-chunks';
 import { DISCARDED_PART } from './chunk-types';

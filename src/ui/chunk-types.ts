@@ -1,4 +1,4 @@
-import type { Usage } from '../model/usage';
+import type { Usage } from '../core/contract/usage';
 
 /**
  * The chunks of the AI SDK UI message stream protocol (v1, header `x-vercel-ai-ui-message-stream:

@@ -1,5 +1,5 @@
-import type { RunError } from '../engine/errors';
-import type { Result } from '../engine/result';
+import type { RunError } from '../core/engine/errors';
+import type { Result } from '../core/engine/result';
 import type { GolemMessageMetadata, UIFinishReason, UIMessageChunk } from './chunk-types';
 
 const FINISH_REASONS: Readonly<Record<string, UIFinishReason>> = {

@@ -1,7 +1,7 @@
-import type { Approval, DeferredResults } from '../engine/deferred-types';
-import { isArrayValue, isRecord } from '../model/guards';
-import type { Message, ToolCall } from '../model/message';
-import type { Part } from '../model/part';
+import type { Approval, DeferredResults } from '../core/engine/deferred-types';
+import { isArrayValue, isRecord } from '../core/kit/guards';
+import type { Message, ToolCall } from '../core/contract/message';
+import type { Part } from '../core/contract/part';
 import type { CheckedUIMessage, UIPart } from './ui-message-parts';
 import {
   approvalOf,

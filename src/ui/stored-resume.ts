@@ -1,7 +1,7 @@
-import type { RunStore } from '../durable/port';
-import { loadRun } from '../durable/queries';
-import type { RunRecord } from '../durable/records';
-import { StoreError } from '../durable/store-error';
+import type { RunStore } from '../core/durable/port';
+import { loadRun } from '../core/durable/queries';
+import type { RunRecord } from '../core/durable/records';
+import { StoreError } from '../core/durable/store-error';
 import { show } from './ui-message-parts';
 import { UIMessageError } from './ui-message-error';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, RunError } from '../engine/errors';
-import type { Result } from '../engine/result';
-import type { RunStreamEvent } from '../engine/stream-event-types';
-import { brandOf } from '../model/error-base';
+import { ConfigError, RunError } from '../core/engine/errors';
+import type { Result } from '../core/engine/result';
+import type { RunStreamEvent } from '../core/engine/stream-event-types';
+import { brandOf } from '../core/kit/error-base';
 
 /** A run whose typed events can be streamed to a UI: a `RunStream` (`agent.runStream(…)`). */
 export interface UIEventSource<Output = unknown> {

@@ -1,4 +1,4 @@
-import type { RunStreamEvent } from '../engine/stream-event-types';
+import type { RunStreamEvent } from '../core/engine/stream-event-types';
 import type { UIMessageChunk } from './chunk-types';
 import type { Continuation } from './chunk-mapper';
 import { ChunkMapper } from './chunk-mapper';

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../model/error-base';
+import { GolemError, hasKind } from '../core/kit/error-base';
 
 /**
  * The UI messages a client sent cannot be a run's history: not an array of messages, an unknown

@@ -1,6 +1,6 @@
-import { deniedText } from '../engine/texts';
-import { isArrayValue, isRecord } from '../model/guards';
-import type { Part } from '../model/part';
+import { deniedText } from '../core/engine/texts';
+import { isArrayValue, isRecord } from '../core/kit/guards';
+import type { Part } from '../core/contract/part';
 import { DISCARDED_PART } from './chunk-types';
 import { UIMessageError } from './ui-message-error';
 

@@ -11,7 +11,7 @@ import type { RunStore } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { FunctionModel, textResponse } from 'golem/testing';
-import { quote } from '../../src/durable/store-error';
+import { quote } from '../../src/core/durable/store-error';
 
 const HUGE = 'r'.repeat(1024 * 1024);
 

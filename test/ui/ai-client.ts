@@ -10,7 +10,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import type { RunStreamEvent } from '../../src/engine/stream-event-types';
+import type { RunStreamEvent } from '../../src/core/engine/stream-event-types';
 import type { UIEventSource } from 'golem/ui';
 
 /** Bytes of an SSE body → the chunks, each validated by the `ai` package's chunk schema. */

@@ -9,7 +9,7 @@ import {
   toUIMessageStream,
   type UIMessageStreamOptions,
 } from 'golem/ui';
-import type { RunStreamEvent } from '../../src/engine/stream-event-types';
+import type { RunStreamEvent } from '../../src/core/engine/stream-event-types';
 import { collect, eventSource, foldMessage, parseSseBytes } from './ai-client';
 
 const usage = { inputTokens: 3, outputTokens: 5 };

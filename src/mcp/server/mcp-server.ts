@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-deprecated -- the low-level SDK `Server` is deliberate: golem tools carry JSON Schemas, which McpServer's zod-based registration cannot take */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { showValue } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
-import type { ToolUpdate } from '../../tool/context';
-import type { Tool } from '../../tool/tool';
+import { showValue } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
+import type { ToolUpdate } from '../../core/tool/context';
+import type { Tool } from '../../core/tool/tool';
 import { McpConfigError } from '../errors';
 import { resolveTimeout } from '../option-checks';
 import { DEFAULT_CALL_TIMEOUT } from '../options';

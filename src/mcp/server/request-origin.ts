@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { showValue } from '../../model/error-base';
+import { showValue } from '../../core/kit/error-base';
 import { fail } from '../option-checks';
 
 /** `scheme://host[:port]`, as a browser sends it in `Origin` (no path, no trailing slash). */

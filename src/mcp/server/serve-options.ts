@@ -1,4 +1,4 @@
-import type { Tool } from '../../tool/tool';
+import type { Tool } from '../../core/tool/tool';
 
 /** An agent served as one tool taking a prompt (anything with `asTool`, e.g. a golem `Agent`). */
 export interface McpServedAgent<Deps> {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isRecord } from '../../model/guards';
+import { isRecord } from '../../core/kit/guards';
 import { fail, resolveCount, resolveTimeout } from '../option-checks';
 import {
   DEFAULT_MAX_SESSIONS,

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DeadlineExceededError } from '../../model/cancellation';
-import { describeError } from '../../model/error-base';
-import { ModelRetry } from '../../model/errors';
-import { isRecord } from '../../model/guards';
-import type { ToolContext, ToolUpdate } from '../../tool/context';
-import { Deferred } from '../../tool/errors';
-import type { Tool } from '../../tool/tool';
+import { DeadlineExceededError } from '../../core/errors/cancellation';
+import { describeError } from '../../core/kit/error-base';
+import { ModelRetry } from '../../core/errors/errors';
+import { isRecord } from '../../core/kit/guards';
+import type { ToolContext, ToolUpdate } from '../../core/tool/context';
+import { Deferred } from '../../core/tool/errors';
+import type { Tool } from '../../core/tool/tool';
 
 /** What one call needs besides the tool and its arguments. Internal. */
 export interface CallContext<Deps> {

@@ -1,6 +1,6 @@
-import type { ResolvedCache } from '../../model/cache';
-import { planBreakpoints } from '../../model/cache';
-import type { Message } from '../../model/message';
+import type { ResolvedCache } from '../../core/contract/cache';
+import { planBreakpoints } from '../../core/contract/cache';
+import type { Message } from '../../core/contract/message';
 import type { WireAssistantBlock, WireCacheControl, WireRequest, WireUserBlock } from './wire';
 
 /**

@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
+import { isRecord } from '../../core/kit/guards';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
 import type { ThinkingOrigin } from '../shared/provenance';
 import { errorFromEnvelope } from './errors';
 import { readUsage, thinkingBlock, toResponse, type AssembledTurn } from './normalise';

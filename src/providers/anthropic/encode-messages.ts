@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../model/json';
-import type { Message, ToolCall } from '../../model/message';
-import { partProblem, type Part } from '../../model/part';
-import { ModelProtocolError } from '../../model/provider-errors';
+import type { JsonObject } from '../../core/kit/json';
+import type { Message, ToolCall } from '../../core/contract/message';
+import { partProblem, type Part } from '../../core/contract/part';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './options';
 import { checkInlineSize, mediaBlock } from './encode-parts';

@@ -1,7 +1,7 @@
-import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
-import { isTextDocument, mediaEssence } from '../../model/part-media';
-import type { PartLocation } from '../../model/unsupported';
+import type { Message } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { isTextDocument, mediaEssence } from '../../core/contract/part-media';
+import type { PartLocation } from '../../core/contract/unsupported';
 import { base64Of, checkInlineTotal, isInline, refusePart, utf8Text } from '../shared/parts';
 import { PROVIDER } from './options';
 import type { WireDocument } from './wire';

@@ -1,7 +1,12 @@
-import { isRecord } from '../../model/guards';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelRequest, ModelSettings, ThinkingSettings, ToolSpec } from '../../model/request';
-import { resolveCache } from '../../model/cache';
+import { isRecord } from '../../core/kit/guards';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type {
+  ModelRequest,
+  ModelSettings,
+  ThinkingSettings,
+  ToolSpec,
+} from '../../core/contract/request';
+import { resolveCache } from '../../core/contract/cache';
 import { applyCacheControl } from './cache-control';
 import { encodeMessages } from './encode-messages';
 import { checkThinking, isIntegerAtLeast, PROVIDER, type AnthropicConfig } from './options';

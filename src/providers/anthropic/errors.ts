@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import { ModelHTTPError } from '../../model/errors';
-import { StreamInterruptedError } from '../../model/provider-errors';
+import { isRecord } from '../../core/kit/guards';
+import { ModelHTTPError } from '../../core/errors/errors';
+import { StreamInterruptedError } from '../../core/errors/provider-errors';
 import { redact, type ProviderErrorInfo } from '../shared/http';
 import { PROVIDER } from './options';
 

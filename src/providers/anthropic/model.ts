@@ -1,8 +1,8 @@
-import { throwIfCancelled } from '../../model/cancellation';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { throwIfCancelled } from '../../core/errors/cancellation';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyText } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';

@@ -1,10 +1,10 @@
-import type { Citation, HostedToolCall } from '../../model/evidence';
-import { isRecord } from '../../model/guards';
-import type { Message, ToolCall } from '../../model/message';
-import type { ModelResponse } from '../../model/response';
-import type { ThinkingBlock } from '../../model/thinking';
-import type { Usage } from '../../model/usage';
-import { usageOf } from '../../model/usage';
+import type { Citation, HostedToolCall } from '../../core/contract/evidence';
+import { isRecord } from '../../core/kit/guards';
+import type { Message, ToolCall } from '../../core/contract/message';
+import type { ModelResponse } from '../../core/contract/response';
+import type { ThinkingBlock } from '../../core/contract/thinking';
+import type { Usage } from '../../core/contract/usage';
+import { usageOf } from '../../core/contract/usage';
 import { stampBlock, type ThinkingOrigin } from '../shared/provenance';
 
 /** `stop_reason` → normalised finish reason; unknown values pass through lower-cased. */

@@ -1,6 +1,6 @@
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ThinkingSettings } from '../../model/request';
-import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ThinkingSettings } from '../../core/contract/request';
+import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { FetchLike } from '../shared/http';
 

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, JsonValue } from '../../model/json';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/kit/json';
 
 /** Keywords the structured-output grammar rejects; they are moved into the description. */
 const UNSUPPORTED = [

@@ -1,9 +1,9 @@
-import type { Citation, HostedToolCall } from '../../model/evidence';
-import { isRecord } from '../../model/guards';
-import type { HostedTool } from '../../model/hosted-tool';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import { UnsupportedHostedToolError } from '../../model/unsupported';
+import type { Citation, HostedToolCall } from '../../core/contract/evidence';
+import { isRecord } from '../../core/kit/guards';
+import type { HostedTool } from '../../core/contract/hosted-tool';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 import { hostedToolsOf, providerFields } from '../shared/hosted';
 import { PROVIDER } from './options';
 import type { WireServerTool } from './wire';

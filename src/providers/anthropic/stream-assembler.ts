@@ -1,7 +1,7 @@
-import { isRecord } from '../../model/guards';
-import type { Delta } from '../../model/delta';
-import type { DeltaHandler } from '../../model/model';
-import type { ModelResponse } from '../../model/response';
+import { isRecord } from '../../core/kit/guards';
+import type { Delta } from '../../core/contract/delta';
+import type { DeltaHandler } from '../../core/contract/model';
+import type { ModelResponse } from '../../core/contract/response';
 import { redact, redactCause } from '../shared/redact';
 import { STOP, type SseEvent, type SseVerdict } from '../shared/sse';
 import type { ThinkingOrigin } from '../shared/provenance';

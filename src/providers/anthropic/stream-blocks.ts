@@ -1,8 +1,8 @@
-import { isRecord } from '../../model/guards';
-import type { Delta } from '../../model/delta';
-import type { ToolCall } from '../../model/message';
-import type { ModelProtocolError } from '../../model/provider-errors';
-import type { ThinkingBlock } from '../../model/thinking';
+import { isRecord } from '../../core/kit/guards';
+import type { Delta } from '../../core/contract/delta';
+import type { ToolCall } from '../../core/contract/message';
+import type { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ThinkingBlock } from '../../core/contract/thinking';
 import { thinkingBlock } from './normalise';
 import { protocolError, toolArgs } from './stream-args';
 

@@ -2,7 +2,7 @@
  * Wire types of the Anthropic Messages API (`POST /v1/messages`), limited to what the adapter
  * sends and reads. Incoming shapes are untrusted: the decoders check every field they use.
  */
-import type { JsonObject, JsonSchema } from '../../model/json';
+import type { JsonObject, JsonSchema } from '../../core/kit/json';
 
 /** A prompt-cache breakpoint on a block, a tool or the system prompt (`ttl` default 5 minutes). */
 export interface WireCacheControl {

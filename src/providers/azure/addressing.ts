@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../model/provider-errors';
+import { ModelConfigError } from '../../core/errors/provider-errors';
 import type { OpenAICapabilities } from '../openai/presets';
 
 /** What Azure OpenAI chat completions accept (override per deployment with `capabilities`). */

@@ -1,9 +1,9 @@
-import { describeError } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import { ModelConfigError, ModelTransportError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { describeError } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import { ModelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import type { ChatAuth, ChatEndpoint } from '../openai/chat-core';
 import { generateChat, headerSecrets, streamChat } from '../openai/chat-core';
 import type { CommonChatOptions } from '../openai/config-checks';

@@ -1,7 +1,7 @@
 import type { CachePointBlock, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import type { ResolvedCache } from '../../model/cache';
-import { planBreakpoints } from '../../model/cache';
-import type { Message } from '../../model/message';
+import type { ResolvedCache } from '../../core/contract/cache';
+import { planBreakpoints } from '../../core/contract/cache';
+import type { Message } from '../../core/contract/message';
 import type { ConverseConversation } from './messages';
 
 /**

@@ -9,7 +9,7 @@ import type {
   ConverseCommand,
   ConverseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import { ModelConfigError } from '../../model/provider-errors';
+import { ModelConfigError } from '../../core/errors/provider-errors';
 import type { BedrockOptions } from './options';
 import { PROVIDER, type BedrockSdk } from './sdk';
 

@@ -1,11 +1,11 @@
-import { cancellationError, isCancellation } from '../../model/cancellation';
-import { ModelHTTPError, isRetryableStatus } from '../../model/errors';
+import { cancellationError, isCancellation } from '../../core/errors/cancellation';
+import { ModelHTTPError, isRetryableStatus } from '../../core/errors/errors';
 import {
   ModelConfigError,
   ModelProtocolError,
   ModelTransportError,
   StreamInterruptedError,
-} from '../../model/provider-errors';
+} from '../../core/errors/provider-errors';
 import { redact } from '../shared/http';
 import { retryAfterMs } from '../shared/retry-after';
 import { PROVIDER } from './sdk';

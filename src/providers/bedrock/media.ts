@@ -1,8 +1,8 @@
 import type { AudioFormat, ContentBlock, DocumentFormat } from '@aws-sdk/client-bedrock-runtime';
-import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
-import { mediaEssence } from '../../model/part-media';
-import type { PartLocation } from '../../model/unsupported';
+import type { Message } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { mediaEssence } from '../../core/contract/part-media';
+import type { PartLocation } from '../../core/contract/unsupported';
 import { checkPart, isInline, refusePart } from '../shared/parts';
 import { PROVIDER } from './sdk';
 

@@ -5,10 +5,10 @@ import type {
   SystemContentBlock,
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ThinkingBlock } from '../../model/thinking';
+import type { Message } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ThinkingBlock } from '../../core/contract/thinking';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { mediaBlock, type DocumentNames } from './media';
 import { PROVIDER } from './sdk';

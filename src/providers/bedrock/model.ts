@@ -1,10 +1,10 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { awsSdk, resolveClient, type AwsBedrockSdk } from './client';
-import { throwIfCancelled } from '../../model/cancellation';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { throwIfCancelled } from '../../core/errors/cancellation';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import { classifyError, type CallPhase } from './errors';
 import { FrameGuard } from './frame-guard';
 import { CallScope } from '../shared/call-scope';

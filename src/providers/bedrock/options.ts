@@ -1,7 +1,7 @@
-import { ModelConfigError } from '../../model/provider-errors';
-import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
-import type { ModelSettings, ThinkingSettings } from '../../model/request';
+import type { ModelSettings, ThinkingSettings } from '../../core/contract/request';
 import { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
 import { PROVIDER, type BedrockSdkLoader } from './sdk';
 import { validateSettings } from './settings';

@@ -1,7 +1,7 @@
 import type { ConverseCommandInput, Tool } from '@aws-sdk/client-bedrock-runtime';
-import type { JsonSchema } from '../../model/json';
-import type { ModelRequest, ModelSettings, ToolSpec } from '../../model/request';
-import { resolveCache } from '../../model/cache';
+import type { JsonSchema } from '../../core/kit/json';
+import type { ModelRequest, ModelSettings, ToolSpec } from '../../core/contract/request';
+import { resolveCache } from '../../core/contract/cache';
 import { applyCachePoints } from './cache-points';
 import { refuseHostedTools } from '../shared/hosted';
 import { toConverseConversation, type Document } from './messages';

@@ -1,9 +1,9 @@
-import { ModelHTTPError } from '../../model/errors';
+import { ModelHTTPError } from '../../core/errors/errors';
 import {
   ModelProtocolError,
   ModelRedirectError,
   ResponseTooLargeError,
-} from '../../model/provider-errors';
+} from '../../core/errors/provider-errors';
 import { redact } from '../shared/redact';
 import { retryAfterMs } from '../shared/retry-after';
 import { PROVIDER } from './sdk';

@@ -4,12 +4,12 @@ import type {
   ReasoningContentBlock,
   TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { Message, ToolCall } from '../../model/message';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
-import type { ThinkingBlock } from '../../model/thinking';
-import type { Usage } from '../../model/usage';
-import { usageOf as neutralUsage } from '../../model/usage';
+import type { Message, ToolCall } from '../../core/contract/message';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
+import type { ThinkingBlock } from '../../core/contract/thinking';
+import type { Usage } from '../../core/contract/usage';
+import { usageOf as neutralUsage } from '../../core/contract/usage';
 import { stampBlock } from '../shared/provenance';
 import { PROVIDER } from './sdk';
 

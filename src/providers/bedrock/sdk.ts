@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../model/provider-errors';
+import { ModelConfigError } from '../../core/errors/provider-errors';
 
 /** The provider label used in errors and model names. */
 export const PROVIDER = 'bedrock';

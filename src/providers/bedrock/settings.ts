@@ -1,6 +1,6 @@
 import type { ConverseCommandInput, InferenceConfiguration } from '@aws-sdk/client-bedrock-runtime';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelSettings, ThinkingSettings } from '../../model/request';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelSettings, ThinkingSettings } from '../../core/contract/request';
 import { PROVIDER } from './sdk';
 
 const THINKING_MODES = ['adaptive', 'enabled', 'disabled'] as const;

@@ -4,12 +4,12 @@ import type {
   ReasoningContentBlockDelta,
   TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { Delta } from '../../model/delta';
-import type { ToolCall } from '../../model/message';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
-import { compactJson } from '../../model/raw-json';
-import type { ModelResponse } from '../../model/response';
-import type { ThinkingBlock } from '../../model/thinking';
+import type { Delta } from '../../core/contract/delta';
+import type { ToolCall } from '../../core/contract/message';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
+import { compactJson } from '../../core/kit/raw-json';
+import type { ModelResponse } from '../../core/contract/response';
+import type { ThinkingBlock } from '../../core/contract/thinking';
 import { assistantMessageOf, callId, finishReasonOf, redactedText, usageOf } from './response';
 import { PROVIDER } from './sdk';
 

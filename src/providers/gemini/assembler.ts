@@ -1,9 +1,9 @@
-import type { Delta } from '../../model/delta';
-import { isRecord } from '../../model/guards';
-import type { Message, ToolCall } from '../../model/message';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
-import type { ThinkingBlock } from '../../model/thinking';
+import type { Delta } from '../../core/contract/delta';
+import { isRecord } from '../../core/kit/guards';
+import type { Message, ToolCall } from '../../core/contract/message';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
+import type { ThinkingBlock } from '../../core/contract/thinking';
 import { stampBlock, stampCall } from '../shared/provenance';
 import type { CallIdAllocator } from './call-ids';
 import { normaliseFinishReason } from './finish-reason';

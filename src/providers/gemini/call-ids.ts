@@ -1,4 +1,4 @@
-import type { Message } from '../../model/message';
+import type { Message } from '../../core/contract/message';
 
 /**
  * Deterministic tool-call ids, unique within a conversation. Gemini's API usually sends no

@@ -1,7 +1,7 @@
-import { ModelHTTPError } from '../../model/errors';
-import { isRecord } from '../../model/guards';
-import { requestedWaitMs } from '../../model/timeouts';
-import { StreamInterruptedError } from '../../model/provider-errors';
+import { ModelHTTPError } from '../../core/errors/errors';
+import { isRecord } from '../../core/kit/guards';
+import { requestedWaitMs } from '../../core/kit/timeouts';
+import { StreamInterruptedError } from '../../core/errors/provider-errors';
 import { redact, type ProviderErrorInfo } from '../shared/http';
 
 const BODY_LIMIT = 4096;

@@ -1,7 +1,7 @@
-import type { Citation, HostedToolCall } from '../../model/evidence';
-import { isRecord } from '../../model/guards';
-import type { HostedTool } from '../../model/hosted-tool';
-import { UnsupportedHostedToolError } from '../../model/unsupported';
+import type { Citation, HostedToolCall } from '../../core/contract/evidence';
+import { isRecord } from '../../core/kit/guards';
+import type { HostedTool } from '../../core/contract/hosted-tool';
+import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 import { providerFields } from '../shared/hosted';
 
 /**

@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import { HistoryFormatError } from '../../model/history-error';
-import type { Message } from '../../model/message';
+import { isRecord } from '../../core/kit/guards';
+import { HistoryFormatError } from '../../core/errors/history-error';
+import type { Message } from '../../core/contract/message';
 import {
   blockReplayableTo,
   callSignatureReplayableTo,

@@ -1,8 +1,8 @@
-import { ModelHTTPError } from '../../model/errors';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import { ModelProtocolError, ModelTransportError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { ModelHTTPError } from '../../core/errors/errors';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import { ModelProtocolError, ModelTransportError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyText } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';

@@ -1,7 +1,7 @@
-import { isRecord } from '../../model/guards';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelSettings } from '../../model/request';
-import { MAX_TIMEOUT_MS } from '../../model/timeouts';
+import { isRecord } from '../../core/kit/guards';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelSettings } from '../../core/contract/request';
+import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { FetchLike } from '../shared/http';
 import { validateSettings, validateThinkingOptions, type GeminiThinkingOptions } from './settings';

@@ -1,5 +1,5 @@
-import { isRecord } from '../../model/guards';
-import { ModelProtocolError } from '../../model/provider-errors';
+import { isRecord } from '../../core/kit/guards';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
 
 type Segment = string | number;
 type Container = Record<string, unknown> | unknown[];

@@ -1,7 +1,7 @@
-import { isRecord } from '../../model/guards';
-import type { JsonSchema } from '../../model/json';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelRequest, ToolSpec } from '../../model/request';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonSchema } from '../../core/kit/json';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelRequest, ToolSpec } from '../../core/contract/request';
 import { toGeminiConversation } from './messages';
 import type { ResolvedGeminiOptions } from './options';
 import { toGeminiSchema } from './schema-dialect';

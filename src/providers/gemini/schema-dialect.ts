@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import type { JsonObject, JsonSchema, JsonValue } from '../../model/json';
-import { ModelConfigError } from '../../model/provider-errors';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/kit/json';
+import { ModelConfigError } from '../../core/errors/provider-errors';
 import { PROVIDER } from './options';
 
 /**

@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelSettings } from '../../model/request';
+import { isRecord } from '../../core/kit/guards';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelSettings } from '../../core/contract/request';
 import type { GeminiGenerationConfig, GeminiThinkingConfig } from './wire';
 
 /** Gemini 3 thinking levels (`generationConfig.thinkingConfig.thinkingLevel`). */

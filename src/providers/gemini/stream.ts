@@ -1,6 +1,6 @@
-import type { DeltaHandler } from '../../model/model';
-import { isRecord } from '../../model/guards';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
+import type { DeltaHandler } from '../../core/contract/model';
+import { isRecord } from '../../core/kit/guards';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
 import { redact, redactCause } from '../shared/redact';
 import { readSse, STOP } from '../shared/sse';
 import type { ResponseAssembler } from './assembler';

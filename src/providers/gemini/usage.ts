@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import type { Usage } from '../../model/usage';
-import { usageOf } from '../../model/usage';
+import { isRecord } from '../../core/kit/guards';
+import type { Usage } from '../../core/contract/usage';
+import { usageOf } from '../../core/contract/usage';
 
 const FIELDS = [
   'promptTokenCount',

@@ -1,5 +1,5 @@
-import { GolemError, hasKind } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
+import { GolemError, hasKind } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
 import { redact } from '../shared/redact';
 import { PROVIDER } from './options';
 

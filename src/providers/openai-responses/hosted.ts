@@ -1,5 +1,5 @@
-import type { HostedTool } from '../../model/hosted-tool';
-import { UnsupportedHostedToolError } from '../../model/unsupported';
+import type { HostedTool } from '../../core/contract/hosted-tool';
+import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 import { providerFields } from '../shared/hosted';
 import { PROVIDER } from './options';
 import type { WireHostedTool } from './wire';

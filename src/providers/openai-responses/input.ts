@@ -1,9 +1,9 @@
-import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
-import { mediaEssence } from '../../model/part-media';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ThinkingBlock } from '../../model/thinking';
-import type { PartLocation } from '../../model/unsupported';
+import type { Message } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { mediaEssence } from '../../core/contract/part-media';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ThinkingBlock } from '../../core/contract/thinking';
+import type { PartLocation } from '../../core/contract/unsupported';
 import { checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './options';

@@ -1,9 +1,9 @@
-import { isRecord } from '../../model/guards';
-import type { JsonSchema } from '../../model/json';
-import { ModelHTTPError } from '../../model/errors';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonSchema } from '../../core/kit/json';
+import { ModelHTTPError } from '../../core/errors/errors';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyJson } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';

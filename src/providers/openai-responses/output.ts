@@ -1,10 +1,10 @@
-import type { Citation, HostedToolCall } from '../../model/evidence';
-import { isRecord } from '../../model/guards';
-import type { Message, ToolCall } from '../../model/message';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
-import type { ThinkingBlock } from '../../model/thinking';
-import { usageOf, type Usage } from '../../model/usage';
+import type { Citation, HostedToolCall } from '../../core/contract/evidence';
+import { isRecord } from '../../core/kit/guards';
+import type { Message, ToolCall } from '../../core/contract/message';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
+import type { ThinkingBlock } from '../../core/contract/thinking';
+import { usageOf, type Usage } from '../../core/contract/usage';
 import { stampBlock } from '../shared/provenance';
 import { failureOf } from './errors';
 import { PROVIDER } from './options';

@@ -1,7 +1,7 @@
-import type { Delta } from '../../model/delta';
-import { isRecord } from '../../model/guards';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
+import type { Delta } from '../../core/contract/delta';
+import { isRecord } from '../../core/kit/guards';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
 import { redact } from '../shared/redact';
 import type { SseEvent } from '../shared/sse';
 import { failureOf } from './errors';

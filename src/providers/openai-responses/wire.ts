@@ -2,7 +2,7 @@
  * Request-side wire types of the OpenAI Responses API (`POST /responses`). Responses and stream
  * events are read as `unknown` and checked field by field (see `output.ts` and `stream.ts`).
  */
-import type { JsonSchema } from '../../model/json';
+import type { JsonSchema } from '../../core/kit/json';
 
 /** One content part of a user message. */
 export type WireInputContent =

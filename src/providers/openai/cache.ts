@@ -1,4 +1,4 @@
-import { resolveCache } from '../../model/cache';
+import { resolveCache } from '../../core/contract/cache';
 
 /**
  * The chat-completions fields of `settings.cache`: `prompt_cache_key` (`cache.key`) and

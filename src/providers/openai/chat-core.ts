@@ -1,10 +1,10 @@
-import { cancellationError } from '../../model/cancellation';
-import { ModelHTTPError } from '../../model/errors';
-import { isRecord } from '../../model/guards';
-import type { JsonSchema } from '../../model/json';
-import type { DeltaHandler, GenerateOptions } from '../../model/model';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { cancellationError } from '../../core/errors/cancellation';
+import { ModelHTTPError } from '../../core/errors/errors';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonSchema } from '../../core/kit/json';
+import type { DeltaHandler, GenerateOptions } from '../../core/contract/model';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyJson } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import type { FetchLike } from '../shared/http';

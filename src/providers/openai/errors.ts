@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import { ModelHTTPError } from '../../model/errors';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
+import { isRecord } from '../../core/kit/guards';
+import { ModelHTTPError } from '../../core/errors/errors';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
 import type { ProviderErrorInfo } from '../shared/http';
 import { redact } from '../shared/http';
 

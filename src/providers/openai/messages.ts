@@ -1,8 +1,8 @@
-import type { Message, ToolCall } from '../../model/message';
-import type { Part } from '../../model/part';
-import { mediaEssence } from '../../model/part-media';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { PartLocation } from '../../model/unsupported';
+import type { Message, ToolCall } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { mediaEssence } from '../../core/contract/part-media';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { PartLocation } from '../../core/contract/unsupported';
 import { base64Of, checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
 import type { WireContentPart, WireMessage, WireToolCall } from './wire';
 

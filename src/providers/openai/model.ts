@@ -1,8 +1,8 @@
-import { isRecord } from '../../model/guards';
-import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../model/model';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import type { ModelResponse } from '../../model/response';
+import { isRecord } from '../../core/kit/guards';
+import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import type { ModelResponse } from '../../core/contract/response';
 import type { ChatEndpoint } from './chat-core';
 import { generateChat, headerSecrets, streamChat } from './chat-core';
 import type { CommonChatOptions } from './config-checks';

@@ -1,8 +1,8 @@
-import { isRecord } from '../../model/guards';
-import type { Message, ToolCall } from '../../model/message';
-import { ModelProtocolError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
-import type { Usage } from '../../model/usage';
+import { isRecord } from '../../core/kit/guards';
+import type { Message, ToolCall } from '../../core/contract/message';
+import { ModelProtocolError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
+import type { Usage } from '../../core/contract/usage';
 import { parseUsage } from './usage';
 import { stampBlock } from '../shared/provenance';
 import { embeddedError } from './errors';

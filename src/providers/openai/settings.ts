@@ -1,7 +1,7 @@
-import { showValue } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelSettings } from '../../model/request';
+import { showValue } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelSettings } from '../../core/contract/request';
 import type { MaxTokensField } from './presets';
 
 const EFFORTS: readonly unknown[] = ['minimal', 'low', 'medium', 'high'];

@@ -1,8 +1,8 @@
-import type { Delta, ToolCallDelta } from '../../model/delta';
-import { isRecord } from '../../model/guards';
-import { ModelProtocolError, StreamInterruptedError } from '../../model/provider-errors';
-import type { ModelResponse } from '../../model/response';
-import type { Usage } from '../../model/usage';
+import type { Delta, ToolCallDelta } from '../../core/contract/delta';
+import { isRecord } from '../../core/kit/guards';
+import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
+import type { ModelResponse } from '../../core/contract/response';
+import type { Usage } from '../../core/contract/usage';
 import { redact } from '../shared/http';
 import type { SseEvent } from '../shared/sse';
 import { embeddedError } from './errors';

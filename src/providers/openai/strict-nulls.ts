@@ -1,5 +1,5 @@
-import { isRecord } from '../../model/guards';
-import type { JsonSchema } from '../../model/json';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonSchema } from '../../core/kit/json';
 
 const MAX_REF_HOPS = 32;
 

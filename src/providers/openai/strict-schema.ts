@@ -1,6 +1,6 @@
-import { GolemError, hasKind } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
-import type { JsonObject, JsonSchema, JsonValue } from '../../model/json';
+import { GolemError, hasKind } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/kit/json';
 
 /** A JSON Schema cannot be expressed in OpenAI's strict dialect. */
 export class StrictSchemaError extends GolemError {

@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import type { Usage } from '../../model/usage';
-import { usageOf } from '../../model/usage';
+import { isRecord } from '../../core/kit/guards';
+import type { Usage } from '../../core/contract/usage';
+import { usageOf } from '../../core/contract/usage';
 
 /**
  * Token usage from a chat-completions `usage` object: `prompt_tokens` (which already includes

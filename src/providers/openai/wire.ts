@@ -3,7 +3,7 @@
  * are read as `unknown` and checked field by field (see `response.ts` and `stream.ts`), because
  * OpenAI-compatible servers differ in what they add or leave out.
  */
-import type { JsonSchema } from '../../model/json';
+import type { JsonSchema } from '../../core/kit/json';
 
 /** One content part of a user message. */
 export type WireContentPart =

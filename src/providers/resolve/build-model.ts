@@ -1,6 +1,6 @@
-import { isRecord } from '../../model/guards';
-import type { StreamingModel } from '../../model/model';
-import { ModelConfigError } from '../../model/provider-errors';
+import { isRecord } from '../../core/kit/guards';
+import type { StreamingModel } from '../../core/contract/model';
+import { ModelConfigError } from '../../core/errors/provider-errors';
 import { anthropic, type AnthropicModel } from '../anthropic';
 import { azure, type AzureChatModel } from '../azure';
 import { bedrock, type BedrockModel } from '../bedrock';

@@ -1,5 +1,5 @@
-import { isRecord } from '../../model/guards';
-import type { StreamingModel } from '../../model/model';
+import { isRecord } from '../../core/kit/guards';
+import type { StreamingModel } from '../../core/contract/model';
 import type { AnthropicOptions } from '../anthropic';
 import type { AzureOptions } from '../azure';
 import type { BedrockOptions } from '../bedrock';

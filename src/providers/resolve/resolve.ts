@@ -1,4 +1,4 @@
-import type { StreamingModel } from '../../model/model';
+import type { StreamingModel } from '../../core/contract/model';
 import type { AnthropicModel } from '../anthropic';
 import type { AzureChatModel } from '../azure';
 import type { BedrockModel } from '../bedrock';

@@ -1,9 +1,9 @@
-import { cancellationError } from '../../model/cancellation';
+import { cancellationError } from '../../core/errors/cancellation';
 import {
   ModelProtocolError,
   ModelTransportError,
   ResponseTooLargeError,
-} from '../../model/provider-errors';
+} from '../../core/errors/provider-errors';
 import { redactCause } from './redact';
 
 /** Default cap on a non-streaming success body: 32 MiB. */

@@ -1,5 +1,5 @@
-import { cancellationError } from '../../model/cancellation';
-import { ModelTransportError } from '../../model/provider-errors';
+import { cancellationError } from '../../core/errors/cancellation';
+import { ModelTransportError } from '../../core/errors/provider-errors';
 
 /** Options of {@link CallScope}. */
 export interface CallScopeOptions {

@@ -1,8 +1,8 @@
-import type { HostedTool } from '../../model/hosted-tool';
-import { hostedToolProblem } from '../../model/hosted-tool';
-import { ModelConfigError } from '../../model/provider-errors';
-import type { ModelRequest } from '../../model/request';
-import { UnsupportedHostedToolError } from '../../model/unsupported';
+import type { HostedTool } from '../../core/contract/hosted-tool';
+import { hostedToolProblem } from '../../core/contract/hosted-tool';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import type { ModelRequest } from '../../core/contract/request';
+import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 
 /**
  * The request's hosted tools, each checked (`ModelConfigError` for a malformed one); `[]` when

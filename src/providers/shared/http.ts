@@ -1,6 +1,6 @@
-import { cancellationError } from '../../model/cancellation';
-import { ModelHTTPError } from '../../model/errors';
-import { ModelConfigError, ModelTransportError } from '../../model/provider-errors';
+import { cancellationError } from '../../core/errors/cancellation';
+import { ModelHTTPError } from '../../core/errors/errors';
+import { ModelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
 import { readErrorBody } from './body';
 import { describeTransportFailure, redact, redactCause } from './redact';
 import { fetchWithRedirectPolicy } from './redirects';

@@ -1,9 +1,9 @@
 import { Buffer } from 'node:buffer';
-import type { Message } from '../../model/message';
-import type { Part } from '../../model/part';
-import { partProblem } from '../../model/part';
-import { ModelConfigError } from '../../model/provider-errors';
-import { UnsupportedPartError, type PartLocation } from '../../model/unsupported';
+import type { Message } from '../../core/contract/message';
+import type { Part } from '../../core/contract/part';
+import { partProblem } from '../../core/contract/part';
+import { ModelConfigError } from '../../core/errors/provider-errors';
+import { UnsupportedPartError, type PartLocation } from '../../core/contract/unsupported';
 
 /** Standard base64 of `bytes` (a view's own range, not its whole buffer). */
 export function base64Of(bytes: Uint8Array): string {

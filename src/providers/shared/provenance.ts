@@ -1,5 +1,5 @@
-import type { ToolCall } from '../../model/message';
-import type { ThinkingBlock } from '../../model/thinking';
+import type { ToolCall } from '../../core/contract/message';
+import type { ThinkingBlock } from '../../core/contract/thinking';
 
 /**
  * Which adapter produced a thinking block or a call signature, and which adapter a request is

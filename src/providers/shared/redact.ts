@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../model/redaction';
+import { redactSecrets } from '../../core/kit/redaction';
 
 /** How deep a `cause` chain is copied; deeper links are cut. */
 const MAX_CAUSE_DEPTH = 8;

@@ -1,4 +1,4 @@
-import { ModelRedirectError } from '../../model/provider-errors';
+import { ModelRedirectError } from '../../core/errors/provider-errors';
 import { redact } from './redact';
 
 /** The most same-origin redirects one call follows. */

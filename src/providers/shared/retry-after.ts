@@ -1,4 +1,4 @@
-import { requestedWaitMs } from '../../model/timeouts';
+import { requestedWaitMs } from '../../core/kit/timeouts';
 
 const DELAY = /^\d+(?:\.\d+)?$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

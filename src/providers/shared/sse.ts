@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { cancellationError } from '../../model/cancellation';
-import { GolemError, hasKind } from '../../model/error-base';
-import { StreamInterruptedError } from '../../model/provider-errors';
+import { cancellationError } from '../../core/errors/cancellation';
+import { GolemError, hasKind } from '../../core/kit/error-base';
+import { StreamInterruptedError } from '../../core/errors/provider-errors';
 import { describeTransportFailure, redactCause } from './redact';
 
 /** One server-sent event. */

@@ -4,4 +4,4 @@
  * @packageDocumentation
  */
 export { MemoryRunStore, memoryStore } from './memory-store';
-export type { StoreOptions } from '../../durable/store-options';
+export type { StoreOptions } from '../../core/durable/store-options';

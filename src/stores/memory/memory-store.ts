@@ -1,8 +1,13 @@
-import type { MigrationReport, RunFilter, RunStore, StoreTransaction } from '../../durable/port';
-import type { StoredConversation, StoredRun } from '../../durable/records';
-import { StoreError } from '../../durable/store-error';
-import type { StoreOptions } from '../../durable/store-options';
-import { storeSettings } from '../../durable/store-options';
+import type {
+  MigrationReport,
+  RunFilter,
+  RunStore,
+  StoreTransaction,
+} from '../../core/durable/port';
+import type { StoredConversation, StoredRun } from '../../core/durable/records';
+import { StoreError } from '../../core/durable/store-error';
+import type { StoreOptions } from '../../core/durable/store-options';
+import { storeSettings } from '../../core/durable/store-options';
 import { selectRuns } from './select-runs';
 
 /**

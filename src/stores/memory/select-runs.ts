@@ -1,5 +1,5 @@
-import type { RunFilter } from '../../durable/port';
-import type { StoredRun } from '../../durable/records';
+import type { RunFilter } from '../../core/durable/port';
+import type { StoredRun } from '../../core/durable/records';
 
 /** The default and largest number of runs one `listRuns` returns. */
 export const LIST_LIMIT = 100;

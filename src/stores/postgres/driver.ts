@@ -1,4 +1,4 @@
-import { StoreError } from '../../durable/store-error';
+import { StoreError } from '../../core/durable/store-error';
 
 /** The npm package the PostgreSQL store uses (an optional peer dependency of golem). */
 export const POSTGRES_PACKAGE = 'pg';

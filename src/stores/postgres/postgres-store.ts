@@ -1,7 +1,7 @@
-import type { RunStore } from '../../durable/port';
-import { StoreError } from '../../durable/store-error';
-import type { StoreOptions } from '../../durable/store-options';
-import { storeSettings } from '../../durable/store-options';
+import type { RunStore } from '../../core/durable/port';
+import { StoreError } from '../../core/durable/store-error';
+import type { StoreOptions } from '../../core/durable/store-options';
+import { storeSettings } from '../../core/durable/store-options';
 import { SqlRunStore } from '../sql/sql-run-store';
 import type { PgModuleLoader, PgPool } from './driver';
 import { loadPg } from './driver';

@@ -1,4 +1,4 @@
-import type { StoredConversation, StoredRun } from '../../durable/records';
+import type { StoredConversation, StoredRun } from '../../core/durable/records';
 import type { SqlRow } from './sql-client';
 
 /** Columns of the runs table, in the order of {@link runParams}. Internal. */

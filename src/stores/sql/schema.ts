@@ -1,5 +1,5 @@
-import type { MigrationReport } from '../../durable/port';
-import { StoreError } from '../../durable/store-error';
+import type { MigrationReport } from '../../core/durable/port';
+import { StoreError } from '../../core/durable/store-error';
 import type { SqlClient, SqlTables } from './sql-client';
 
 /** One schema version: statements that only add (tables, columns, indexes), never drop or rewrite. */

@@ -4,9 +4,9 @@ import type {
   RunStore,
   StoreTransaction,
   WriteOptions,
-} from '../../durable/port';
-import type { StoredConversation, StoredRun } from '../../durable/records';
-import { quote, StoreError } from '../../durable/store-error';
+} from '../../core/durable/port';
+import type { StoredConversation, StoredRun } from '../../core/durable/records';
+import { quote, StoreError } from '../../core/durable/store-error';
 import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
 import {
   CONVERSATION_COLUMNS,

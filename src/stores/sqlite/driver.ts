@@ -1,4 +1,4 @@
-import { StoreError } from '../../durable/store-error';
+import { StoreError } from '../../core/durable/store-error';
 
 /** The npm package the SQLite store uses (an optional peer dependency of golem). */
 export const SQLITE_PACKAGE = 'better-sqlite3';

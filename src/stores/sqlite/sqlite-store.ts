@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { RunStore } from '../../durable/port';
-import { quote, StoreError } from '../../durable/store-error';
-import type { StoreOptions } from '../../durable/store-options';
-import { storeSettings } from '../../durable/store-options';
+import type { RunStore } from '../../core/durable/port';
+import { quote, StoreError } from '../../core/durable/store-error';
+import type { StoreOptions } from '../../core/durable/store-options';
+import { storeSettings } from '../../core/durable/store-options';
 import { SqlRunStore } from '../sql/sql-run-store';
 import type { SqliteDatabase, SqliteDriverLoader } from './driver';
 import { loadSqliteDriver, sqliteError } from './driver';

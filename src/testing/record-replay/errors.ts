@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../../model/error-base';
+import { GolemError, hasKind } from '../../core/kit/error-base';
 
 /**
  * A replayed request differs from the recorded one it was served against: the adapter's request

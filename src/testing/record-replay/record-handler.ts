@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { ConfigError } from '../../engine/errors';
+import { ConfigError } from '../../core/engine/errors';
 import type { Fixture } from './fixture-types';
 import {
   requestBodyText,

@@ -1,5 +1,5 @@
 import { basename, extname, join } from 'node:path';
-import { ConfigError } from '../../engine/errors';
+import { ConfigError } from '../../core/engine/errors';
 import { encodeRequestBody, encodeResponseBody } from './body-codec';
 import { FixtureSecretError } from './errors';
 import { saveFixture, serializeFixture } from './fixture';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../engine/errors';
+import { ConfigError } from '../../core/engine/errors';
 import type { FetchLike } from '../../providers/shared/http';
 import { resolveFixtures } from './fixture';
 import type { FixtureResponse, FixtureSource } from './fixture-types';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ConfigError } from '../../engine/errors';
+import { ConfigError } from '../../core/engine/errors';
 import { resolveFixtures } from './fixture';
 import type { FixtureResponse, FixtureSource } from './fixture-types';
 import {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../engine/errors';
+import { ConfigError } from '../../core/engine/errors';
 import { concat, everyBytes, requestBodyValue, resplit, responseChunks } from './body-codec';
 import { firstDifference, preview } from './diff';
 import { ReplayMismatchError, ReplayUnmatchedError } from './errors';

@@ -1,6 +1,6 @@
-import { showValue } from '../../model/error-base';
-import { ModelRetry } from '../../model/errors';
-import { isRecord } from '../../model/guards';
+import { showValue } from '../../core/kit/error-base';
+import { ModelRetry } from '../../core/errors/errors';
+import { isRecord } from '../../core/kit/guards';
 
 /** The arguments of one `read_file` call, validated. Internal. */
 export interface ReadFileArgs {

@@ -1,6 +1,6 @@
 import { readdir, realpath } from 'node:fs/promises';
 import { join, relative, isAbsolute, sep } from 'node:path';
-import { ModelRetry } from '../../model/errors';
+import { ModelRetry } from '../../core/errors/errors';
 import { FileReadError, PathOutsideRootError } from './errors';
 import { isDisplayableName, quotePath } from './path-syntax';
 

@@ -1,8 +1,8 @@
 import { lstat } from 'node:fs/promises';
-import { cancellationError } from '../../model/cancellation';
-import { ModelRetry } from '../../model/errors';
-import { defineTool } from '../../tool/define-tool';
-import type { Tool } from '../../tool/tool';
+import { cancellationError } from '../../core/errors/cancellation';
+import { ModelRetry } from '../../core/errors/errors';
+import { defineTool } from '../../core/tool/define-tool';
+import type { Tool } from '../../core/tool/tool';
 import { parseArgs } from './arguments';
 import { directoryHint, resolveConfined } from './confine';
 import { FileReadError } from './errors';

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open, readlink, realpath, stat } from 'node:fs/promises';
-import { ModelRetry } from '../../model/errors';
+import { ModelRetry } from '../../core/errors/errors';
 import { isInside } from './confine';
 import { FileReadError, PathOutsideRootError } from './errors';
 import { quotePath } from './path-syntax';

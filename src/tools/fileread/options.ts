@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
-import { showValue } from '../../model/error-base';
-import { isRecord } from '../../model/guards';
+import { showValue } from '../../core/kit/error-base';
+import { isRecord } from '../../core/kit/guards';
 import { FileReadConfigError } from './errors';
 
 /** Default byte cap: 1 MiB. */

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
-import { throwIfCancelled } from '../../model/cancellation';
-import { ModelRetry } from '../../model/errors';
+import { throwIfCancelled } from '../../core/errors/cancellation';
+import { ModelRetry } from '../../core/errors/errors';
 import { UnsupportedContentError } from './errors';
 import { quotePath } from './path-syntax';
 import { SNIFF_LENGTH, isReadableText, sniffContentType } from './sniff';

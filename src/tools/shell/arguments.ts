@@ -1,6 +1,6 @@
-import { showValue } from '../../model/error-base';
-import { ModelRetry } from '../../model/errors';
-import { isArrayValue, isRecord } from '../../model/guards';
+import { showValue } from '../../core/kit/error-base';
+import { ModelRetry } from '../../core/errors/errors';
+import { isArrayValue, isRecord } from '../../core/kit/guards';
 import { CommandDeniedError } from './errors';
 import type { ResolvedShellOptions } from './options';
 import { MAX_WORDS, commandNameProblem, parseArgvCommand, parseShellCommand } from './policy';

@@ -1,5 +1,5 @@
-import { GolemError, hasKind } from '../../model/error-base';
-import { ModelRetry } from '../../model/errors';
+import { GolemError, hasKind } from '../../core/kit/error-base';
+import { ModelRetry } from '../../core/errors/errors';
 
 /** A {@link shell} option is invalid; `option` names it. Thrown at construction. */
 export class ShellConfigError extends GolemError {

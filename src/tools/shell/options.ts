@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
-import { showValue } from '../../model/error-base';
-import { isArrayValue, isRecord } from '../../model/guards';
+import { showValue } from '../../core/kit/error-base';
+import { isArrayValue, isRecord } from '../../core/kit/guards';
 import { ShellConfigError } from './errors';
 import { commandNameProblem } from './policy';
 

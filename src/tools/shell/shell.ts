@@ -1,12 +1,12 @@
-import type { JsonSchema } from '../../model/json';
+import type { JsonSchema } from '../../core/kit/json';
 import {
   DeadlineExceededError,
   cancellationError,
   throwIfCancelled,
-} from '../../model/cancellation';
-import { ModelRetry } from '../../model/errors';
-import { defineTool } from '../../tool/define-tool';
-import type { Tool } from '../../tool/tool';
+} from '../../core/errors/cancellation';
+import { ModelRetry } from '../../core/errors/errors';
+import { defineTool } from '../../core/tool/define-tool';
+import type { Tool } from '../../core/tool/tool';
 import { parseCall } from './arguments';
 import { childEnvironment } from './environment';
 import { CommandStartError, CommandTimeoutError } from './errors';

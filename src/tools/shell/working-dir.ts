@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { ModelRetry } from '../../model/errors';
+import { ModelRetry } from '../../core/errors/errors';
 
 /** Whether canonical `candidate` is `root` or beneath it (whole segments, never a bare prefix). */
 export function isInside(root: string, candidate: string): boolean {

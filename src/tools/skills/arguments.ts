@@ -1,5 +1,5 @@
-import { isRecord } from '../../model/guards';
-import { ModelRetry } from '../../model/errors';
+import { isRecord } from '../../core/kit/guards';
+import { ModelRetry } from '../../core/errors/errors';
 import type { SkillCatalog, SkillEntry } from './catalog';
 
 /** `a, b, c` — the names a model may call, for correction messages. */

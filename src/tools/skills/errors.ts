@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../../model/error-base';
+import { GolemError, hasKind } from '../../core/kit/error-base';
 
 /** A `skills`/`skillFile` option is invalid; thrown by the factory. `option` names the culprit. */
 export class SkillsConfigError extends GolemError {

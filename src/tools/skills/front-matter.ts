@@ -1,5 +1,5 @@
 import { isMap, parseDocument } from 'yaml';
-import { isRecord } from '../../model/guards';
+import { isRecord } from '../../core/kit/guards';
 
 /** Front matter must close within this many bytes of the start of `SKILL.md`. */
 export const FRONT_MATTER_LIMIT = 65_536;

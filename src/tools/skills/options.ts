@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { isRecord } from '../../model/guards';
-import { showValue } from '../../model/error-base';
+import { isRecord } from '../../core/kit/guards';
+import { showValue } from '../../core/kit/error-base';
 import { SkillsConfigError } from './errors';
 
 /** Default cap on a skill body or a skill file: 1 MiB. */

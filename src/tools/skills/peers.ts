@@ -1,4 +1,4 @@
-import { checkPeers } from '../../model/missing-peer';
+import { checkPeers } from '../../core/kit/missing-peer';
 
 /** The packages `golem/tools/skills` needs beside golem: yaml parses `SKILL.md` front matter. */
 export const SKILLS_PEERS: readonly string[] = Object.freeze(['yaml']);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { throwIfCancelled } from '../../model/cancellation';
-import { ModelRetry } from '../../model/errors';
-import type { Tool } from '../../tool/tool';
-import { defineTool } from '../../tool/define-tool';
+import { throwIfCancelled } from '../../core/errors/cancellation';
+import { ModelRetry } from '../../core/errors/errors';
+import type { Tool } from '../../core/tool/tool';
+import { defineTool } from '../../core/tool/define-tool';
 import { availableNames, findSkill, stringArgs } from './arguments';
 import { loadSkillCatalog, type SkillEntry } from './catalog';
 import { errorCode, openConfined, readAtMost, relativePathProblem, utf8Prefix } from './confine';

@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { throwIfCancelled } from '../../model/cancellation';
+import { throwIfCancelled } from '../../core/errors/cancellation';
 import { isInside } from './confine';
 import { SKILL_FILE } from './catalog';
 

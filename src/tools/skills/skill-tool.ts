@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { throwIfCancelled } from '../../model/cancellation';
-import type { Tool } from '../../tool/tool';
-import { defineTool } from '../../tool/define-tool';
+import { throwIfCancelled } from '../../core/errors/cancellation';
+import type { Tool } from '../../core/tool/tool';
+import { defineTool } from '../../core/tool/define-tool';
 import { availableNames, findSkill, stringArgs } from './arguments';
 import { loadSkillCatalog, SKILL_FILE, type SkillCatalog, type SkillEntry } from './catalog';
 import { errorCode, openConfined, readAtMost, utf8Prefix } from './confine';

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { showValue } from '../../model/error-base';
+import { showValue } from '../../core/kit/error-base';
 import { judgeAddress, type AddressVerdict } from './blocked-ranges';
 import { BlockedDestinationError, WebFetchError, causeText } from './errors';
 import { hostKey, judgeHostName, matchesHost } from './host-names';

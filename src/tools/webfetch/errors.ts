@@ -1,4 +1,4 @@
-import { GolemError, describeError, hasKind } from '../../model/error-base';
+import { GolemError, describeError, hasKind } from '../../core/kit/error-base';
 
 /** A `webFetch` option is invalid; thrown by the factory. `option` names the culprit. */
 export class WebFetchConfigError extends GolemError {

@@ -1,5 +1,5 @@
-import { isRecord } from '../../model/guards';
-import { showValue } from '../../model/error-base';
+import { isRecord } from '../../core/kit/guards';
+import { showValue } from '../../core/kit/error-base';
 import { WebFetchConfigError } from './errors';
 import { canonicalHost } from './host-names';
 

@@ -1,4 +1,4 @@
-import { checkPeers } from '../../model/missing-peer';
+import { checkPeers } from '../../core/kit/missing-peer';
 
 /** The packages `golem/tools/webfetch` needs beside golem: html-to-text renders HTML pages. */
 export const WEB_FETCH_PEERS: readonly string[] = Object.freeze(['html-to-text']);

@@ -1,4 +1,4 @@
-import { cancellationError, DeadlineExceededError } from '../../model/cancellation';
+import { cancellationError, DeadlineExceededError } from '../../core/errors/cancellation';
 
 /**
  * The life of one call: aborts when the caller's signal aborts, when the total timeout passes, or

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { DeadlineExceededError } from '../../model/cancellation';
+import { DeadlineExceededError } from '../../core/errors/cancellation';
 import type { Destination } from './destination';
 import { WebFetchError, causeText } from './errors';
 import type { FetchScope } from './scope';

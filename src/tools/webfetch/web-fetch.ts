@@ -1,8 +1,8 @@
-import { cancellationError } from '../../model/cancellation';
-import { ModelRetry } from '../../model/errors';
-import { isRecord } from '../../model/guards';
-import { defineTool } from '../../tool/define-tool';
-import type { Tool } from '../../tool/tool';
+import { cancellationError } from '../../core/errors/cancellation';
+import { ModelRetry } from '../../core/errors/errors';
+import { isRecord } from '../../core/kit/guards';
+import { defineTool } from '../../core/tool/define-tool';
+import type { Tool } from '../../core/tool/tool';
 import { isHtmlType } from './content-type';
 import { checkStatic, type StaticCheck } from './destination';
 import { fetchPage } from './fetch-page';

@@ -7,7 +7,7 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMcp, type McpClient, type McpTransportConfig } from '../../../src/mcp/index';
-import type { Tool, ToolContext } from '../../../src/index';
+import type { Tool, ToolContext } from '../../../src/core/index';
 
 const [scenario = '', url = ''] = process.argv.slice(2);
 

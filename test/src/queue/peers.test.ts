@@ -50,7 +50,7 @@ test('the peers are optional peer dependencies (and devDependencies, for the sui
 test('the engine never loads the queue libraries (a real process, its require cache)', () => {
   const root = join(__dirname, '..', '..', '..');
   const script =
-    "require('./src/index.ts'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /node_modules[\\/](bullmq|ioredis)[\\/]/.test(k))))";
+    "require('./src/core/index.ts'); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => /node_modules[\\/](bullmq|ioredis)[\\/]/.test(k))))";
   const loaded = execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
     cwd: root,
     encoding: 'utf8',

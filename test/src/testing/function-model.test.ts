@@ -3,7 +3,7 @@ import {
   isStreamingModel,
   type Delta,
   type ModelRequest,
-} from '../../../src/model';
+} from '../../../src/core/model-barrel';
 import { emit, FunctionModel, StreamFunctionModel, textResponse } from 'golem/testing';
 
 function request(prompt = 'hi'): ModelRequest {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { JsonSchema, JsonValue } from '../../../src/model';
+import type { JsonSchema, JsonValue } from '../../../src/core/model-barrel';
 import { sampleFromSchema, SchemaSampleError } from 'golem/testing';
 import { sampleFromPattern } from '../../../src/testing/pattern-sample';
 

@@ -5,7 +5,7 @@ import {
   type Delta,
   type ModelRequest,
   type ModelResponse,
-} from '../../../src/model';
+} from '../../../src/core/model-barrel';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 function request(prompt = 'hi'): ModelRequest {

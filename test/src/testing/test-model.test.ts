@@ -5,7 +5,7 @@ import {
   type Message,
   type ModelRequest,
   type ToolSpec,
-} from '../../../src/model';
+} from '../../../src/core/model-barrel';
 import { SchemaSampleError, TestModel } from 'golem/testing';
 import { wordChunks } from '../../../src/testing/test-model';
 

@@ -2,7 +2,7 @@
  * A golem MCP server over stdio (run through @swc-node/register by server.test.ts): one plain
  * tool and one agent served with `createMcpServer` + `serveMcpStdio`.
  */
-import { Agent, defineTool } from '../../../../src/index';
+import { Agent, defineTool } from '../../../../src/core/index';
 import { textResponse } from '../../../../src/testing/index';
 import { ScriptedModel } from '../../../../src/testing/index';
 import { createMcpServer, serveMcpStdio } from '../../../../src/mcp/index';

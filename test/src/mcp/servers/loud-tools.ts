@@ -3,7 +3,7 @@
  * served over stdio by `golem mcp serve` (loud-module.ts) and `serveMcpStdio`
  * (loud-stdio-server.ts) in stdout-forgery.test.ts.
  */
-import { defineTool } from '../../../../src/index';
+import { defineTool } from '../../../../src/core/index';
 
 /** Logs `line` to stdout twice, then answers `the real answer`. */
 export const loud = defineTool({

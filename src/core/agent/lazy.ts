@@ -1,0 +1,88 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- subsystems an import of golem does not need are required by literal path on first use, so `require('golem')` stays cheap and bundlers still see them */
+import type * as AgentResumeStream from './resume-stream';
+import type * as AgentStream from './stream';
+import type * as DurableRun from '../durable/durable-run';
+import type * as Resume from '../engine/resume';
+import type * as Run from '../engine/run';
+
+/**
+ * A module loaded on its first use. Where golem runs as CommonJS (its published build; Jest, tsx
+ * or swc-node on the sources) `require` loads it at once. Where golem's TypeScript sources run as
+ * ES modules (Vitest on this repository's sources) `require` cannot load them and `import()` does:
+ * the result is then a promise. Either way the module is its loader's single instance, so classes
+ * keep their identity.
+ */
+function onFirstUse<T>(required: () => T, imported: () => Promise<T>): () => T | Promise<T> {
+  let loaded: T | Promise<T> | undefined;
+  return () => {
+    if (loaded !== undefined) return loaded;
+    try {
+      loaded = required();
+    } catch (error) {
+      if (!sourcesAsModules(error)) throw error;
+      loaded = imported().then((module) => (loaded = module));
+    }
+    return loaded;
+  };
+}
+
+/** Whether `require` failed because golem's sources run as ES modules (no `require`, no `.js`). */
+function sourcesAsModules(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof ReferenceError || code === 'MODULE_NOT_FOUND';
+}
+
+/** `use(module)`, now when the module is loaded, else once it is. */
+function withModule<T, R>(loaded: T | Promise<T>, use: (module: T) => Promise<R>): Promise<R> {
+  return loaded instanceof Promise ? loaded.then(use) : use(loaded);
+}
+
+/** The run loop (turns, tool batches, decoding): loaded on an agent's first run. */
+const runLoop = onFirstUse(
+  () => require('../engine/run') as typeof Run,
+  () => import('../engine/run.js'),
+);
+
+/** The durable layer (runs checkpointed to a store): loaded when a run first uses a store. */
+const durableLayer = onFirstUse(
+  () => require('../durable/durable-run') as typeof DurableRun,
+  () => import('../durable/durable-run.js'),
+);
+
+/** `executeRun` of the run loop, which loads on the first run. Internal. */
+export const executeRun: typeof Run.executeRun = (config, decoder, state, first) =>
+  withModule(runLoop(), (m) => m.executeRun(config, decoder, state, first));
+
+/** `runStored` of the durable layer, which loads when a run first uses a store. Internal. */
+export const runStored: typeof DurableRun.runStored = (host, store, prompt, options, onDelta) =>
+  withModule(durableLayer(), (m) => m.runStored(host, store, prompt, options, onDelta));
+
+/** `resumeStored` of the durable layer. Internal. */
+export const resumeStored: typeof DurableRun.resumeStored = (host, store, runId, results) =>
+  withModule(durableLayer(), (m) => m.resumeStored(host, store, runId, results));
+
+/** `continueStored` of the durable layer. Internal. */
+export const continueStored: typeof DurableRun.continueStored = (host, store, runId) =>
+  withModule(durableLayer(), (m) => m.continueStored(host, store, runId));
+
+/** Resolving deferred calls (`resume` with results): loaded on the first resume. Internal. */
+export const resumeCalls: () => typeof Resume | Promise<typeof Resume> = onFirstUse(
+  () => require('../engine/resume') as typeof Resume,
+  () => import('../engine/resume.js'),
+);
+
+let streams: typeof AgentStream | undefined;
+let resumeStreams: typeof AgentResumeStream | undefined;
+
+/**
+ * Streaming runs (typed events, text and partial-output feeds): loaded on the first stream.
+ * `runStream` returns its stream at once, so this loads with `require` only. Internal.
+ */
+export function runStreams(): typeof AgentStream {
+  return (streams ??= require('./stream') as typeof AgentStream);
+}
+
+/** `resumeStream`'s adapter: loaded on its first call, with `require` only. Internal. */
+export function resumeStreaming(): typeof AgentResumeStream {
+  return (resumeStreams ??= require('./resume-stream') as typeof AgentResumeStream);
+}

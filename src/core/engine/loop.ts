@@ -1,0 +1,104 @@
+import { cancellationError } from '../errors/cancellation';
+import type { ToolCall } from '../contract/message';
+import type { ModelRequest } from '../contract/request';
+import type { ModelResponse } from '../contract/response';
+import type { PendingToolCalls } from './deferred-types';
+import { TurnLimitError } from './errors';
+import { modelTurn } from './model-turn';
+import { INTERRUPTED_RESULT } from './repair';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { runBatch } from './tool-batch';
+import { crossedLimit } from './usage-limit';
+
+/** How a loop execution ended. Internal. */
+export type LoopEnd =
+  | { kind: 'final'; response: ModelResponse }
+  | { kind: 'output'; response: ModelResponse; call: ToolCall }
+  | { kind: 'paused'; pending: PendingToolCalls };
+
+/**
+ * One loop execution (spec §5): model turns until a final answer, an output-tool call, a pause,
+ * or a failure. Appends every turn and committed tool result to `state.messages`.
+ */
+export async function runLoop<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+): Promise<LoopEnd> {
+  const corrections = new Map<string, number>();
+  for (let turn = 0; ; turn++) {
+    if (state.run.aborted) throw state.fail('model', cancellationError(state.run.signal));
+    if (turn >= config.maxIterations)
+      throw state.fail('loop', new TurnLimitError(config.maxIterations));
+    const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };
+    if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
+    if (config.hostedTools !== undefined) request.hostedTools = [...config.hostedTools];
+    if (state.run.settings !== undefined) request.settings = state.run.settings;
+    let response: ModelResponse;
+    try {
+      response = await modelTurn(config, state, turn, request);
+    } catch (cause) {
+      throw state.fail('model', cause);
+    }
+    state.recordResponse(response.message, response.usage);
+    const calls = response.message.toolCalls ?? [];
+    // A turn that starts a batch is persisted by the batch's write-ahead checkpoint.
+    if (state.checkpoints !== undefined && endsLoop(config, calls))
+      await state.checkpoints.save(state);
+    checkUsage(config, state);
+    const end = finalEnd(config, state, response);
+    if (end !== undefined) return end;
+    const batch = await runBatch(config, state, turn, calls, corrections);
+    state.messages.push(...batch.messages);
+    if (state.checkpoints !== undefined) await state.checkpoints.commit(state);
+    checkUsage(config, state);
+    if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0)
+      return { kind: 'paused', pending: batch.pending };
+  }
+}
+
+/** Whether a turn with `calls` ends the loop: no calls, or a call of the output tool. */
+export function endsLoop<Deps>(config: EngineConfig<Deps>, calls: readonly ToolCall[]): boolean {
+  const outputName = config.outputTool?.name;
+  return (
+    calls.length === 0 || (outputName !== undefined && calls.some((c) => c.name === outputName))
+  );
+}
+
+/**
+ * How the loop ends on a committed `response` without executing tools: a final answer (no calls)
+ * or an output-tool call (its sibling calls get "interrupted" results); `undefined` when the
+ * response's calls form a batch to execute.
+ */
+export function finalEnd<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  response: ModelResponse,
+): LoopEnd | undefined {
+  const calls = response.message.toolCalls ?? [];
+  if (calls.length === 0) return { kind: 'final', response };
+  const outputName = config.outputTool?.name;
+  const outputCall =
+    outputName === undefined ? undefined : calls.find((c) => c.name === outputName);
+  if (outputCall === undefined) return undefined;
+  for (const call of calls) {
+    if (call === outputCall) continue;
+    state.messages.push({
+      role: 'tool',
+      content: INTERRUPTED_RESULT,
+      toolCallId: call.id,
+      toolName: call.name,
+    });
+  }
+  const final: ModelResponse = {
+    ...response,
+    message: { ...response.message, content: outputCall.args },
+  };
+  return { kind: 'output', response: final, call: outputCall };
+}
+
+/** Fails the run at the `usage` stage when a bound is crossed (decision D7: after every response). */
+export function checkUsage<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>): void {
+  const crossed = crossedLimit(config.usageLimit, state);
+  if (crossed !== undefined) throw state.fail('usage', crossed);
+}

@@ -1,0 +1,146 @@
+import { cancellationError } from '../errors/cancellation';
+import { isRetryable, retryAfterOf } from '../errors/errors';
+import type { Delta } from '../contract/delta';
+import type { GenerateOptions } from '../contract/model';
+import { isStreamingModel } from '../contract/model';
+import type { ModelRequest } from '../contract/request';
+import type { ModelResponse } from '../contract/response';
+import { AttemptsExhaustedError, ConfigError } from './errors';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { traced } from './instrumentation';
+import { callOptions, endEvent, price } from './model-turn-events';
+import { normaliseResponse } from './response';
+import { planRetry } from './retry';
+import { StreamCallIds } from './stream-call-ids';
+import { RetryAfterTooLongError } from './retry-after-error';
+import { withLazySignal } from './lazy-signal';
+import type { SignalSource } from './run-signal';
+import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-deadline';
+
+/**
+ * Calls the model for one turn and returns the normalised response. Non-streaming turns retry
+ * retryable failures up to `maxAttempts` with backoff; streaming turns are single-attempt. Each
+ * call (stream included) is bounded by the turn deadline, whose expiry is a retryable
+ * `TurnTimeoutError`. A provider asking to wait longer than `maxRetryWait` ends the retries with
+ * `RetryAfterTooLongError`. Throws the cause (the caller wraps it in a `model`-stage RunError);
+ * when the run's signal is aborted the signal's cancellation error is thrown instead.
+ */
+export async function modelTurn<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  request: ModelRequest,
+): Promise<ModelResponse> {
+  const { onDelta } = state.run;
+  const attempts = onDelta === undefined ? config.maxAttempts : 1;
+  const modelName = config.model.name;
+  for (let attempt = 1; ; attempt++) {
+    if (state.observed)
+      state.emit({ kind: 'model_start', turn, attempt, model: modelName, request });
+    state.requests++;
+    // Which model answers: the agent's, or the member a FallbackModel moved on to.
+    const answering = { name: modelName };
+    const options = callOptions(config, state, turn, attempt, answering);
+    let response: ModelResponse;
+    const deadline = startTurnDeadline(
+      state.run,
+      state.run.turnTimeout,
+      () => new TurnTimeoutError(config.model.name, state.run.turnTimeout, turn, attempt),
+    );
+    try {
+      const call = (): Promise<unknown> =>
+        onDelta === undefined
+          ? config.model.generate(request, withSignal(options, deadline))
+          : streamTurn(config, state, request, onDelta, deadline, options);
+      const raw: unknown = await traced(state.run.trace, { kind: 'model', turn, attempt }, call);
+      // A model that ignored its signal and answered late still timed out (as tools do).
+      const late = deadline.expired();
+      if (late !== undefined) throw late;
+      response = normaliseResponse(raw, state.requests);
+    } catch (caught) {
+      deadline.release(); // before any retry wait
+      const error = deadline.expired() ?? caught;
+      const cause = state.run.aborted ? cancellationError(state.run.signal) : error;
+      if (state.observed)
+        state.emit({
+          kind: 'model_end',
+          turn,
+          attempt,
+          usage: { inputTokens: 0, outputTokens: 0 },
+          error: cause,
+          model: modelName,
+        });
+      if (state.run.aborted) throw cause;
+      if (attempt >= attempts || !isRetryable(error))
+        throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
+      const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
+      if (plan.refused !== undefined)
+        throw new RetryAfterTooLongError({
+          requested: plan.refused,
+          allowed: config.maxRetryWait,
+          attempts: attempt,
+          cause: error,
+        });
+      await config.sleep(plan.wait, state.run.signal);
+      continue;
+    } finally {
+      deadline.release();
+    }
+    const cost =
+      config.prices === undefined ? undefined : price(config, state, response, answering);
+    if (state.observed) state.emit(endEvent(turn, attempt, modelName, response, cost));
+    return response;
+  }
+}
+
+/**
+ * One streamed turn. The text streamed so far is remembered, so a turn that fails after the
+ * caller saw part of an answer keeps that text in the partial evidence (`partial.interrupted`).
+ * Each call's first fragment carries the id the committed message will have (see `StreamCallIds`).
+ */
+async function streamTurn<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  request: ModelRequest,
+  onDelta: (delta: Delta) => void | Promise<void>,
+  deadline: TurnDeadline,
+  options: GenerateOptions | undefined,
+): Promise<ModelResponse> {
+  const model = config.model;
+  if (!isStreamingModel(model))
+    throw new ConfigError(
+      `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
+    );
+  let streamed = '';
+  let ids: StreamCallIds | undefined;
+  try {
+    const response = await model.stream(
+      request,
+      (delta) => {
+        if (delta.content !== undefined) streamed += delta.content;
+        if (delta.toolCalls !== undefined) {
+          ids ??= new StreamCallIds(state.requests);
+          return onDelta(ids.fill(delta));
+        }
+        return onDelta(delta);
+      },
+      withSignal(options, deadline),
+    );
+    const late = deadline.expired();
+    if (late !== undefined) throw late;
+    return response;
+  } catch (error) {
+    if (streamed !== '') state.interrupted = { role: 'assistant', content: streamed };
+    throw error;
+  }
+}
+
+/**
+ * The call options: the attempt's signal, plus `options` when the run needs more. `signal` is an
+ * own enumerable accessor (it survives a spread): a run that nothing can abort creates its signal
+ * only when the model reads it.
+ */
+function withSignal(options: GenerateOptions | undefined, source: SignalSource): GenerateOptions {
+  return withLazySignal({ ...options }, source);
+}

@@ -1,0 +1,52 @@
+import type { Cost } from '../contract/cost';
+import type { Message } from '../contract/message';
+import type { Usage } from '../contract/usage';
+import type { PendingToolCalls } from './deferred-types';
+
+/** Evidence every result carries. */
+interface ResultEvidence {
+  /** The complete conversation: system message, history, prompt, every turn and tool result. */
+  messages: Message[];
+  /** Usage summed over every successful response of the run. */
+  usage: Usage;
+  /** Provider calls made, retried attempts included. */
+  requests: number;
+  /** Tool executions attempted. */
+  toolCalls: number;
+  /** The stored run's id, present when the agent has a run store (see durable runs). */
+  runId?: string;
+  /**
+   * What the run's successful responses cost, present when the agent has `prices` (a
+   * `PriceTable`). Covers this run's calls only (not earlier segments of a stored run).
+   */
+  cost?: RunCost;
+}
+
+/** The cost of a run: the priced responses' total, and how many responses had no price. */
+export interface RunCost extends Cost {
+  /** Responses whose model the price table does not know; their cost is not in the totals. */
+  unpriced: number;
+}
+
+/** A run that finished with a decoded output. */
+export interface CompletedResult<Output> extends ResultEvidence {
+  output: Output;
+  pending?: undefined;
+}
+
+/** A run that paused on deferred tool calls; resume it with `agent.resume`. */
+export interface PausedResult extends ResultEvidence {
+  output: undefined;
+  pending: PendingToolCalls;
+}
+
+/** What a run of a pausable agent returns: check `pending` before `output`. */
+export type Result<Output> = CompletedResult<Output> | PausedResult;
+
+/**
+ * What `run` returns: a `CompletedResult` unless the agent enables `deferredTools`, in which case
+ * a run may pause and the result is the `Result` union.
+ */
+export type RunResult<Output, Pausable extends boolean> = Pausable extends true
+  ? Result<Output>
+  : CompletedResult<Output>;

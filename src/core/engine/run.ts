@@ -1,0 +1,126 @@
+import type { ModelResponse } from '../contract/response';
+import type { ToolCall } from '../contract/message';
+import type { DecodeContext, OutputDecoder } from '../output/decoder';
+import { AttemptsExhaustedError } from './errors';
+import { checkOutput } from './guardrail-checks';
+import { atGuardrailStage, openInputGate } from './guardrail-input';
+import type { LoopEnd } from './loop';
+import { runLoop } from './loop';
+import type { Result } from './result';
+import type { EngineConfig, RunSettings } from './run-config';
+import type { RunState } from './run-state';
+import { zeroCost } from './run-state';
+import { withLazySignal } from './lazy-signal';
+import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
+import { findModelRetry, retryReason } from './tool-batch';
+
+/**
+ * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
+ * feeds the rejection back and starts a new loop execution with fresh turn and tool budgets.
+ * `first`, when given, is decoded instead of running the first loop execution. Input guardrails
+ * run first (parallel ones alongside the first model call), output guardrails after decoding; a
+ * run a guardrail stopped fails at the `guardrail` stage.
+ */
+export async function executeRun<Deps, Output>(
+  config: EngineConfig<Deps>,
+  decoder: OutputDecoder<Output>,
+  state: RunState<Deps>,
+  first?: LoopEnd,
+): Promise<Result<Output>> {
+  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, first);
+  const gate = await openInputGate(config, state, first !== undefined);
+  try {
+    return await decodeRounds(gate?.config ?? config, decoder, state, first);
+  } catch (error) {
+    throw atGuardrailStage(error);
+  } finally {
+    gate?.close();
+  }
+}
+
+async function decodeRounds<Deps, Output>(
+  config: EngineConfig<Deps>,
+  decoder: OutputDecoder<Output>,
+  state: RunState<Deps>,
+  first: LoopEnd | undefined,
+): Promise<Result<Output>> {
+  for (let round = 0; ; round++) {
+    // `first`: a stored run resumed after its final turn was committed decodes that turn.
+    const end: LoopEnd = round === 0 && first !== undefined ? first : await runLoop(config, state);
+    if (end.kind === 'paused')
+      return succeed(state, {
+        ...evidence(config, state),
+        output: undefined,
+        pending: end.pending,
+      });
+    const response: ModelResponse = end.response;
+    let output: Output;
+    try {
+      output = await decoder(response, decodeContext(state.run));
+      if (config.guardrails?.output !== undefined)
+        output = (await checkOutput(config.guardrails, state, output)) as Output;
+    } catch (error) {
+      const retry = findModelRetry(error);
+      if (retry === undefined || round >= config.outputRetries) {
+        throw state.fail(
+          'decode',
+          round > 0 ? new AttemptsExhaustedError('output', round + 1, error) : error,
+        );
+      }
+      if (state.observed)
+        state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
+      state.messages.push(
+        rejection(end.kind === 'output' ? end.call : undefined, retryReason(retry)),
+      );
+      continue;
+    }
+    if (end.kind === 'output') {
+      state.messages.push({
+        role: 'tool',
+        content: RESULT_RECORDED,
+        toolCallId: end.call.id,
+        toolName: end.call.name,
+      });
+    }
+    return succeed(state, { ...evidence(config, state), output });
+  }
+}
+
+/** What the decoder receives; the run's signal is read (or created) only if the decoder reads it. */
+function decodeContext<Deps>(run: RunSettings<Deps>): DecodeContext {
+  return withLazySignal({ deps: run.deps }, run);
+}
+
+/** Records the result on the run's trace (when traced) and returns it. */
+function succeed<Deps, R extends Result<unknown>>(state: RunState<Deps>, result: R): R {
+  state.run.trace?.record({ ok: true, result });
+  return result;
+}
+
+function rejection(outputCall: ToolCall | undefined, reason: string) {
+  return outputCall === undefined
+    ? { role: 'user' as const, content: outputRejectedText(reason) }
+    : {
+        role: 'tool' as const,
+        content: outputToolRejectedText(reason, outputCall.name),
+        toolCallId: outputCall.id,
+        toolName: outputCall.name,
+      };
+}
+
+/**
+ * The result's evidence. The run ends here, so its messages array is handed over, not copied
+ * (O(history) per run otherwise): nothing appends to it afterwards. Guardrails saw the live array
+ * (`ctx.messages`) and may have kept it, so with guardrails the result gets its own copy.
+ */
+function evidence<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>) {
+  const evidence: Omit<Result<unknown>, 'output' | 'pending'> = {
+    messages: config.guardrails === undefined ? state.messages : [...state.messages],
+    usage: { ...state.usage },
+    requests: state.requests,
+    toolCalls: state.toolCalls,
+  };
+  if (config.prices !== undefined)
+    evidence.cost = state.cost ?? zeroCost(config.prices.currency ?? 'USD');
+  return evidence;
+}

@@ -1,0 +1,300 @@
+import { findError } from '../kit/error-chain';
+import { ModelRetry } from '../errors/errors';
+import { safeGet } from '../kit/safe-inspect';
+import type { Message, ToolCall } from '../contract/message';
+import { Deferred } from '../tool/errors';
+import type { Tool } from '../tool/tool';
+import type { PendingToolCall, PendingToolCalls } from './deferred-types';
+import {
+  AttemptsExhaustedError,
+  DeferralNotEnabledError,
+  RunError,
+  ToolError,
+  UndeclaredToolError,
+} from './errors';
+import type { EngineConfig } from './run-config';
+import type { RunState } from './run-state';
+import { reasonText, toolRejectedText } from './texts';
+import type { ToolOutcome } from './tool-exec';
+import { executeTool } from './tool-exec';
+import { toolGuard } from './guardrail-checks';
+import { toolReporter } from './tool-report';
+import { traced } from './instrumentation';
+
+/** What a classified batch contributes. Internal. */
+export interface BatchResult {
+  messages: Message[];
+  pending: PendingToolCalls;
+}
+
+/** Finds a correctable rejection, not looking inside nested runs' errors (decision D10). */
+export function findModelRetry(error: unknown): ModelRetry | undefined {
+  if (RunError.is(error)) return undefined;
+  return findError(error, (e) => ModelRetry.is(e), { stopAt: (e) => RunError.is(e) });
+}
+
+/**
+ * The model-facing reason of a found rejection. Read defensively: a proxied or altered ModelRetry
+ * whose `reason` cannot be read gives "(no reason)" instead of failing the run with the read error.
+ */
+export function retryReason(retry: ModelRetry): string {
+  const reason = safeGet(retry, 'reason');
+  return reasonText(typeof reason === 'string' ? reason : '');
+}
+
+/**
+ * Executes a batch of calls and classifies the outcomes in emission order (spec §10, §14). Every
+ * call is checked against the advertised tools first; all calls run before any failure is
+ * classified. Returns the result messages to commit; throws a `tool`-stage RunError (with the
+ * evidence so far, not including this batch's results) on the first terminal outcome.
+ */
+export async function runBatch<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  corrections: Map<string, number>,
+): Promise<BatchResult> {
+  const tools: Tool<Deps>[] = [];
+  for (const call of calls) {
+    const tool = config.advertised.get(call.name);
+    if (tool === undefined)
+      throw state.fail(
+        'tool',
+        new ToolError(call.name, call.id, new UndeclaredToolError(call.name)),
+      );
+    tools.push(tool);
+  }
+  const outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
+  const messages: Message[] = [];
+  const pending: PendingToolCalls = { approvals: [], external: [] };
+  for (const [index, call] of calls.entries()) {
+    const outcome = outcomes[index];
+    if (outcome === undefined) break;
+    if (outcome.ok) {
+      messages.push({
+        role: 'tool',
+        content: outcome.text,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
+      continue;
+    }
+    const deferred = outcome.cancelled ? undefined : findDeferred(outcome.error);
+    if (deferred !== undefined && !config.deferredTools) {
+      throw state.fail(
+        'tool',
+        new ToolError(call.name, call.id, new DeferralNotEnabledError(call.name)),
+        completedResults(messages, calls, outcomes, index),
+      );
+    }
+    const deferral = safeGet(deferred, 'deferral');
+    if (deferred !== undefined && (deferral === 'approval' || deferral === 'external')) {
+      const reason = safeGet(deferred, 'reason');
+      const entry: PendingToolCall = {
+        callId: call.id,
+        toolName: call.name,
+        args: call.args,
+        reason: typeof reason === 'string' ? reason : '',
+      };
+      (deferral === 'approval' ? pending.approvals : pending.external).push(entry);
+      continue;
+    }
+    const used = corrections.get(call.name) ?? 0;
+    const retry = outcome.cancelled ? undefined : findModelRetry(outcome.error);
+    if (retry !== undefined && used < retryLimit(config, tools[index])) {
+      corrections.set(call.name, used + 1);
+      messages.push({
+        role: 'tool',
+        content: toolRejectedText(retryReason(retry)),
+        toolCallId: call.id,
+        toolName: call.name,
+      });
+      continue;
+    }
+    const cause =
+      used > 0 && !outcome.cancelled
+        ? new AttemptsExhaustedError('tool', used + 1, outcome.error)
+        : outcome.error;
+    throw state.fail(
+      'tool',
+      new ToolError(call.name, call.id, cause),
+      completedResults(messages, calls, outcomes, index),
+    );
+  }
+  return { messages, pending };
+}
+
+/** Results already classified, plus the successful results of the calls after the failing one. */
+function completedResults(
+  classified: readonly Message[],
+  calls: readonly ToolCall[],
+  outcomes: readonly (ToolOutcome | undefined)[],
+  failed: number,
+): Message[] {
+  const results = [...classified];
+  for (let i = failed + 1; i < calls.length; i++) {
+    const outcome = outcomes[i];
+    const call = calls[i];
+    if (outcome?.ok === true && call !== undefined)
+      results.push({
+        role: 'tool',
+        content: outcome.text,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
+  }
+  return results;
+}
+
+/** Finds a deferral signal, not looking inside nested runs' errors. */
+export function findDeferred(error: unknown): Deferred | undefined {
+  if (RunError.is(error)) return undefined;
+  return findError(error, (e) => Deferred.is(e), { stopAt: (e) => RunError.is(e) });
+}
+
+function retryLimit<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps> | undefined): number {
+  return tool?.maxRetries ?? config.toolRetries;
+}
+
+/** Splits the batch into groups (parallel runs of non-sequential calls) and runs them in order. */
+async function executeGroups<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  tools: readonly Tool<Deps>[],
+  corrections: Map<string, number>,
+): Promise<(ToolOutcome | undefined)[]> {
+  const outcomes: (ToolOutcome | undefined)[] = new Array<ToolOutcome | undefined>(
+    calls.length,
+  ).fill(undefined);
+  const groups: number[][] = [];
+  for (const [index, tool] of tools.entries()) {
+    const last = groups[groups.length - 1];
+    if (
+      config.parallelToolCalls &&
+      tool.sequential !== true &&
+      last !== undefined &&
+      !(tools[last[0] ?? 0]?.sequential ?? false)
+    ) {
+      last.push(index);
+    } else {
+      groups.push([index]);
+    }
+  }
+  const execute = (index: number): Promise<ToolOutcome> => {
+    const tool = tools[index] as Tool<Deps>;
+    const call = calls[index] as ToolCall;
+    const input = {
+      tool,
+      call,
+      deps: state.run.deps,
+      run: state.run,
+      timeout: effectiveTimeout(config, tool),
+      approved: false,
+      retry: corrections.get(call.name) ?? 0,
+      report: toolReporter(state, turn, call),
+      guard: toolGuard(config.guardrails, state, turn, call),
+    };
+    const { trace } = state.run; // untraced (the common case): no scope or closure per call
+    if (trace === undefined) return executeTool(input);
+    return traced(trace, { kind: 'tool', callId: call.id }, () => executeTool(input));
+  };
+  const checkpoints = state.checkpoints;
+  for (const group of groups) {
+    if (group.length === 1) {
+      const index = group[0] as number;
+      const call = calls[index] as ToolCall;
+      if (state.run.aborted) {
+        outcomes[index] = await execute(index);
+        return outcomes;
+      }
+      if (checkpoints !== undefined) await checkpoints.starting(state, [call]);
+      emitToolStart(state, turn, call);
+      const outcome = await execute(index);
+      outcomes[index] = outcome;
+      if (checkpoints !== undefined && outcome.ok)
+        checkpoints.result(call, resultMessage(call, outcome.text));
+      finishEvent(state, turn, call, outcome);
+      continue;
+    }
+    if (checkpoints !== undefined)
+      await checkpoints.starting(
+        state,
+        group.map((index) => calls[index] as ToolCall),
+      );
+    for (const index of group) {
+      const call = calls[index] as ToolCall;
+      emitToolStart(state, turn, call);
+    }
+    const settled = await Promise.all(
+      checkpoints === undefined
+        ? group.map(execute)
+        : group.map(async (index) => {
+            const outcome = await execute(index);
+            const call = calls[index] as ToolCall;
+            if (outcome.ok) {
+              checkpoints.result(call, resultMessage(call, outcome.text));
+              await checkpoints.save(state);
+            }
+            return outcome;
+          }),
+    );
+    for (const [position, index] of group.entries()) {
+      const outcome = settled[position] as ToolOutcome;
+      outcomes[index] = outcome;
+      finishEvent(state, turn, calls[index] as ToolCall, outcome);
+    }
+  }
+  return outcomes;
+}
+
+/** The tool message of a completed call. */
+function resultMessage(call: ToolCall, text: string): Message {
+  return { role: 'tool', content: text, toolCallId: call.id, toolName: call.name };
+}
+
+/** The deadline of one execution: the tool's own timeout when set, else the agent's. */
+export function effectiveTimeout<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps>): number {
+  return tool.timeout !== undefined && tool.timeout > 0 ? tool.timeout : config.toolTimeout;
+}
+
+function eventBase(turn: number, call: ToolCall) {
+  return { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
+}
+
+/** Emits `tool_start` for `call` (built only when the run is observed). */
+export function emitToolStart<Deps>(state: RunState<Deps>, turn: number, call: ToolCall): void {
+  if (state.observed) state.emit({ kind: 'tool_start', ...eventBase(turn, call) });
+}
+
+/** Counts one execution and emits its `tool_end` (built only when the run is observed). */
+export function recordToolEnd<Deps>(
+  state: RunState<Deps>,
+  turn: number,
+  call: ToolCall,
+  outcome: ToolOutcome,
+): void {
+  state.toolCalls++;
+  if (!state.observed) return;
+  const base = eventBase(turn, call);
+  state.emit(
+    outcome.ok
+      ? { kind: 'tool_end', ...base, result: outcome.text }
+      : { kind: 'tool_end', ...base, error: outcome.error },
+  );
+}
+
+function finishEvent<Deps>(
+  state: RunState<Deps>,
+  turn: number,
+  call: ToolCall,
+  outcome: ToolOutcome,
+): void {
+  if (!outcome.ok && !outcome.cancelled && findDeferred(outcome.error) !== undefined) {
+    if (state.observed) state.emit({ kind: 'deferred', ...eventBase(turn, call) });
+    return;
+  }
+  recordToolEnd(state, turn, call, outcome);
+}

@@ -1,0 +1,93 @@
+import { GolemError, hasKind } from '../kit/error-base';
+import type { Usage } from '../contract/usage';
+
+/** Bounds on one run; each field 0 or absent means unbounded. */
+export interface UsageLimit {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  requests?: number;
+  toolCalls?: number;
+  /** Reasoning tokens (`usage.reasoningTokens`, where the provider reports them). */
+  reasoningTokens?: number;
+  /** The run's cost (`result.cost.total`, in the price table's currency); needs the agent's `prices`. */
+  cost?: number;
+}
+
+/** Which bound a run crossed. */
+export type UsageLimitKind =
+  | 'input token'
+  | 'output token'
+  | 'total token'
+  | 'request'
+  | 'tool call'
+  | 'reasoning token'
+  | 'cost';
+
+/** A run crossed a usage bound. */
+export class UsageLimitError extends GolemError {
+  readonly limitKind: UsageLimitKind;
+  readonly limit: number;
+  readonly actual: number;
+  /** The cost's currency, for a `cost` bound. */
+  readonly currency: string | undefined;
+
+  constructor(limitKind: UsageLimitKind, limit: number, actual: number, currency?: string) {
+    const unit = currency === undefined ? '' : ` ${currency}`;
+    super(
+      'UsageLimitError',
+      `run exceeded the ${limitKind} limit of ${show(limit)}${unit} (used ${show(actual)}${unit})`,
+    );
+    this.limitKind = limitKind;
+    this.limit = limit;
+    this.actual = actual;
+    this.currency = currency;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is UsageLimitError {
+    return hasKind(value, 'UsageLimitError');
+  }
+}
+
+/** Integers as they are; fractions (costs) rounded to 6 decimals without trailing zeros. */
+function show(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)));
+}
+
+/** The counters a usage bound is checked against. */
+export interface UsageCounters {
+  usage: Usage;
+  requests: number;
+  toolCalls: number;
+  /** The run's cost so far, when the agent prices its responses. */
+  cost?: { readonly total: number; readonly currency: string } | undefined;
+}
+
+/**
+ * The first crossed bound (strictly greater than its limit), in the order input, output, total,
+ * request, tool call, reasoning token, cost; `undefined` when none is crossed.
+ */
+export function crossedLimit(
+  limit: UsageLimit | undefined,
+  counters: UsageCounters,
+): UsageLimitError | undefined {
+  if (limit === undefined) return undefined;
+  const { inputTokens, outputTokens } = counters.usage;
+  const checks: [UsageLimitKind, number | undefined, number][] = [
+    ['input token', limit.inputTokens, inputTokens],
+    ['output token', limit.outputTokens, outputTokens],
+    ['total token', limit.totalTokens, inputTokens + outputTokens],
+    ['request', limit.requests, counters.requests],
+    ['tool call', limit.toolCalls, counters.toolCalls],
+    ['reasoning token', limit.reasoningTokens, counters.usage.reasoningTokens ?? 0],
+  ];
+  for (const [kind, bound, actual] of checks) {
+    if (bound !== undefined && bound > 0 && actual > bound)
+      return new UsageLimitError(kind, bound, actual);
+  }
+  const cost = counters.cost;
+  if (limit.cost !== undefined && limit.cost > 0 && cost !== undefined && cost.total > limit.cost)
+    return new UsageLimitError('cost', limit.cost, cost.total, cost.currency);
+  return undefined;
+}

@@ -1,0 +1,104 @@
+import { ModelRetry } from '../errors/errors';
+import { isObjectLike, safeArray, safeGet } from '../kit/safe-inspect';
+import type { StandardSchemaV1 } from './standard-schema';
+import { StandardSchemaError, vendorOf } from './standard-schema';
+
+/** Most problems listed in one rejection; the rest are counted. */
+const MAX_PROBLEMS = 10;
+const MAX_MESSAGE = 200;
+const MAX_KEY = 40;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Validates `value` with a Standard Schema (awaiting an async one) and returns the typed result.
+ * Issues become a {@link ModelRetry} listing `path: message` problems (`city: expected string;
+ * days[0]: too big`), never a library's JSON dump. A `ModelRetry` thrown inside the schema (a
+ * refinement) passes through; any other throw propagates unchanged, as the bug it is.
+ */
+export async function validateWithSchema<O>(
+  schema: StandardSchemaV1<unknown, O>,
+  value: unknown,
+): Promise<O> {
+  return validated(schema, await schema['~standard'].validate(value));
+}
+
+/**
+ * {@link validateWithSchema} without a promise when the schema validates synchronously (zod
+ * without async refinements, valibot, arktype): the value, or a synchronous throw; a schema that
+ * returns a promise gives a promise. Internal (the engine's tool and output paths).
+ */
+export function validateNow<O>(
+  schema: StandardSchemaV1<unknown, O>,
+  value: unknown,
+): O | Promise<O> {
+  const result: unknown = schema['~standard'].validate(value);
+  // As `await` would: any thenable is awaited (reading a throwing `then` throws here).
+  if (isObjectLike(result) && typeof (result as { then?: unknown }).then === 'function')
+    return Promise.resolve(result).then((r: unknown) => validated(schema, r));
+  return validated(schema, result);
+}
+
+/** A Standard Schema's validation result as the typed value, or the `ModelRetry` of its issues. */
+function validated<O>(schema: StandardSchemaV1<unknown, O>, result: unknown): O {
+  if (!isObjectLike(result)) {
+    throw new StandardSchemaError(
+      vendorOf(schema),
+      `the ${vendorOf(schema)} schema's validate returned ${result === null ? 'null' : typeof result}, not { value } or { issues }; it does not implement Standard Schema v1`,
+    );
+  }
+  const issues = safeGet(result, 'issues');
+  if (issues === undefined) return safeGet(result, 'value') as O;
+  throw new ModelRetry(issuesText(safeArray(issues)));
+}
+
+/**
+ * Issues as one concise line for the model: `path: message` problems joined by `; `, at most ten
+ * (`…; and 3 more`), duplicates dropped, whitespace runs collapsed, messages clipped to 200
+ * characters and hostile keys to 40.
+ */
+export function issuesText(issues: readonly unknown[]): string {
+  const lines: string[] = [];
+  for (const issue of issues) {
+    const line = issueLine(issue);
+    if (!lines.includes(line)) lines.push(line);
+  }
+  if (lines.length === 0) return 'the value is invalid';
+  const more = lines.length - MAX_PROBLEMS;
+  const shown = lines.slice(0, MAX_PROBLEMS).join('; ');
+  return more > 0 ? `${shown}; and ${more} more` : shown;
+}
+
+function issueLine(issue: unknown): string {
+  const raw = safeGet(issue, 'message');
+  const text = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : '';
+  let message = text === '' ? 'is invalid' : text;
+  const path = pathText(safeArray(safeGet(issue, 'path')));
+  if (path === '') return clip(message);
+  // Some libraries (arktype) already start the message with the path: say it once.
+  if (message.startsWith(`${path} `)) message = message.slice(path.length + 1);
+  return `${path}: ${clip(message)}`;
+}
+
+/** `a.b[0]["odd key"]` from a Standard Schema path (plain keys or `{ key }` segments). */
+export function pathText(path: readonly unknown[]): string {
+  let text = '';
+  for (const segment of path) {
+    const key: unknown = isObjectLike(segment) ? safeGet(segment, 'key') : segment;
+    text = join(text, key);
+  }
+  return text;
+}
+
+function join(path: string, key: unknown): string {
+  if (typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)))
+    return `${path}[${String(key)}]`;
+  if (typeof key === 'string' && IDENTIFIER.test(key) && key.length <= MAX_KEY)
+    return path === '' ? key : `${path}.${key}`;
+  const name = typeof key === 'string' ? key : typeof key === 'symbol' ? key.toString() : '?';
+  const shown = name.length > MAX_KEY ? `${name.slice(0, MAX_KEY - 1)}…` : name;
+  return `${path}[${JSON.stringify(shown)}]`;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}

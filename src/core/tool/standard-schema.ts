@@ -1,0 +1,107 @@
+/**
+ * Standard Schema v1 (standardschema.dev): the validation interface zod 4, valibot, arktype and
+ * others implement under a `~standard` property. The spec is meant to be copied as types, so
+ * golem declares it here and needs no package for it; any conforming schema fits these types.
+ */
+import { GolemError, hasKind } from '../kit/error-base';
+import { isObjectLike, safeGet } from '../kit/safe-inspect';
+
+/** A Standard Schema: validates `unknown` into `Output` (zod, valibot, arktype, …). */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard Schema properties. */
+  readonly '~standard': StandardSchemaProps<Input, Output>;
+}
+
+/** The `~standard` property of a {@link StandardSchemaV1}. */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  /** The version of the standard: 1. */
+  readonly version: 1;
+  /** The library, e.g. `'zod'`, `'valibot'`, `'arktype'`. */
+  readonly vendor: string;
+  /** Validates a value; the result may be a promise (an async refinement). */
+  readonly validate: (
+    value: unknown,
+    options?: StandardSchemaOptions,
+  ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+  /** Type-level only: the input and output types of the schema. */
+  readonly types?: StandardSchemaTypes<Input, Output> | undefined;
+}
+
+/** Options a caller may pass to `validate`. */
+export interface StandardSchemaOptions {
+  /** Vendor-specific options. */
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+/** The input and output types of a schema (type-level only). */
+export interface StandardSchemaTypes<Input = unknown, Output = Input> {
+  /** The type the schema accepts. */
+  readonly input: Input;
+  /** The type validation produces. */
+  readonly output: Output;
+}
+
+/** What `validate` returns: the value, or the issues. */
+export type StandardSchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: readonly StandardSchemaIssue[] };
+
+/** One validation problem. */
+export interface StandardSchemaIssue {
+  /** What is wrong. */
+  readonly message: string;
+  /** Where: keys and indices from the root (plain or as `{ key }` segments). */
+  readonly path?: readonly (PropertyKey | StandardSchemaPathSegment)[] | undefined;
+}
+
+/** A path segment given as an object. */
+export interface StandardSchemaPathSegment {
+  /** The key or index. */
+  readonly key: PropertyKey;
+}
+
+/** The type a Standard Schema accepts. */
+export type InferSchemaInput<S extends StandardSchemaV1> = NonNullable<
+  S['~standard']['types']
+>['input'];
+
+/** The type a Standard Schema produces (what a tool's `args` or an output is typed as). */
+export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<
+  S['~standard']['types']
+>['output'];
+
+/** Whether `value` implements Standard Schema v1 (a `~standard` with `version: 1` and `validate`). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if (!isObjectLike(value)) return false;
+  const props = safeGet(value, '~standard');
+  return (
+    isObjectLike(props) &&
+    safeGet(props, 'version') === 1 &&
+    typeof safeGet(props, 'validate') === 'function'
+  );
+}
+
+/** The schema's library name (`'zod'`, `'valibot'`, …), or `'unknown'`; never throws. */
+export function vendorOf(schema: StandardSchemaV1): string {
+  const vendor = safeGet(safeGet(schema, '~standard'), 'vendor');
+  return typeof vendor === 'string' && vendor !== '' ? vendor : 'unknown';
+}
+
+/**
+ * A Standard Schema cannot be used: no JSON Schema can be derived from it, its converter package
+ * is missing, or its `validate` broke the contract. The message names the library and the fix.
+ */
+export class StandardSchemaError extends GolemError {
+  /** The schema's library (`'zod'`, `'valibot'`, …). */
+  readonly vendor: string;
+
+  constructor(vendor: string, message: string, options?: { cause?: unknown }) {
+    super('StandardSchemaError', message, options);
+    this.vendor = vendor;
+  }
+
+  /** Brand check that works across package copies. */
+  static is(value: unknown): value is StandardSchemaError {
+    return hasKind(value, 'StandardSchemaError');
+  }
+}
