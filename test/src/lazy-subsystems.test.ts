@@ -21,6 +21,7 @@ const SUBSYSTEMS = [...RUN_LOOP, ...STREAMS, ...DURABLE_RUNS, ...RESUME];
 
 /** The durable modules golem loads on import: those defining its public durable values. */
 const PUBLIC_DURABLE = [
+  'durable/access', // the owner and agent checks of loadRun, loadConversation, listRuns
   'durable/interrupted-call', // INTERRUPTED_CALL_REASON
   'durable/queries', // loadRun, loadConversation, listRuns
   'durable/records', // RUN_STATUSES, decodeRun, decodeConversation
