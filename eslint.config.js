@@ -96,7 +96,9 @@ const LAYERS = [
     folder: 'nestjs',
     may: [
       'src/core/index.ts',
+      'src/core/kit/sse.ts',
       'src/providers/resolve/index.ts',
+      'src/providers/resolve/wiring.ts',
       'src/testing/index.ts',
       'src/queue/index.ts',
       'decorators/index.ts',

@@ -1,4 +1,5 @@
 import { GolemError, describeError, hasKind } from '../src/core/kit/error-base';
+import type { WiringFail } from '../src/providers/resolve/wiring';
 
 /**
  * Why the container could not give you an agent or a model:
@@ -120,6 +121,9 @@ export class ScopeTeardownError extends ContainerError {
     }
   }
 }
+
+/** Builds the shared model wiring's errors as {@link ContainerError}s. */
+export const containerFail: WiringFail = (message, init) => new ContainerError(message, init);
 
 /** The display name of a class, for messages. */
 export function nameOf(target: unknown): string {

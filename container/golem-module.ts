@@ -2,12 +2,12 @@ import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/core/index';
 import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
-import { ContainerError } from './errors';
-import { applyModelSource } from './model-bindings';
-import { checkModelSource, type ModelSource } from './model-source';
-import { MODEL_STRINGS, ModelStrings, type ModelStringSettings } from './model-strings';
+import { ContainerError, containerFail } from './errors';
+import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
+import { applyChecked } from './model-bindings';
+import type { ModelFactory, ModelSource } from './model-source';
+import { containerModelStrings, MODEL_STRINGS, type ModelStringSettings } from './model-strings';
 import {
-  checkModelName,
   definitionOf,
   INSTRUMENTATION,
   modelToken,
@@ -98,36 +98,23 @@ function checkOptions(options: unknown): GolemModuleOptions {
  */
 export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
   const checked = checkOptions(options);
-  const sources = new Map<string, unknown>(Object.entries(checked.models ?? {}));
-  if (checked.defaultModel !== undefined) {
-    if (sources.has('default'))
-      throw invalid('give the default model once: as defaultModel or as models.default');
-    sources.set('default', checked.defaultModel);
-  }
-  for (const [name, source] of sources) {
-    checkModelName(name, 'golemModule');
-    checkModelSource(name, source, 'golemModule');
-  }
+  const sources = checkedSources<ModelFactory>(
+    checked.models,
+    checked.defaultModel,
+    'golemModule',
+    containerFail,
+  );
   const agents = [...(checked.agents ?? [])];
   for (const agent of agents) definitionOf(agent);
   const scope = checked.agentScope;
-  const settings: ModelStringSettings = {
-    ...(checked.env !== undefined && { env: checked.env }),
-    ...(checked.testModel !== undefined && { testModel: checked.testModel }),
-    ...(checked.fetch !== undefined && { fetch: checked.fetch }),
-    ...(checked.overrides !== undefined && { overrides: checked.overrides }),
-    ...(checked.resolveModelStrings !== undefined && {
-      resolveModelStrings: checked.resolveModelStrings,
-    }),
-  };
+  const settings = modelStringSettings(checked);
   return new ContainerModule(({ bind }) => {
-    bind(MODEL_STRINGS).toConstantValue(new ModelStrings(settings));
+    bind(MODEL_STRINGS).toConstantValue(containerModelStrings(settings));
     if (checked.store !== undefined) bind<RunStore>(RUN_STORE).toConstantValue(checked.store);
     if (checked.instrumentation !== undefined)
       bind<RunInstrumentation>(INSTRUMENTATION).toConstantValue(checked.instrumentation);
     if (checked.prices !== undefined) bind<PriceTable>(PRICES).toConstantValue(checked.prices);
-    for (const [name, source] of sources)
-      applyModelSource(bind(modelToken(name)), name, source, 'golemModule');
+    for (const [name, source] of sources) applyChecked(bind(modelToken(name)), name, source);
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });
   });
 }

@@ -1,11 +1,11 @@
 import type { Bind, BindToFluentSyntax, ResolutionContext, ServiceIdentifier } from 'inversify';
 import type { Model } from '../src/core/index';
-import { describeError } from '../src/core/index';
-import { ContainerError } from './errors';
+import { checkFactoryModel, factoryFailure } from '../src/providers/resolve/wiring';
+import { ContainerError, containerFail } from './errors';
 import {
   checkModelSource,
-  isModel,
   isModelString,
+  type CheckedSource,
   type ModelFactory,
   type ModelFactoryContext,
   type ModelSource,
@@ -40,7 +40,15 @@ export function applyModelSource(
   source: unknown,
   where: string,
 ): void {
-  const checked = checkModelSource(name, source, where);
+  applyChecked(syntax, name, checkModelSource(name, source, where));
+}
+
+/** Completes a `bind`/`rebind` of the token of `name` with a checked source. */
+export function applyChecked(
+  syntax: BindToFluentSyntax<Model>,
+  name: string,
+  checked: CheckedSource,
+): void {
   switch (checked.kind) {
     case 'instance':
       syntax.toConstantValue(checked.model);
@@ -124,10 +132,7 @@ function runFactory(ctx: ResolutionContext, name: string, factory: ModelFactory)
     value = factory(context);
   } catch (error) {
     if (ContainerError.is(error)) throw error;
-    throw new ContainerError(
-      `the model factory bound to "${name}" threw: ${describeError(error)}`,
-      { reason: 'model-failed', model: name, cause: error },
-    );
+    throw factoryFailure(name, error, containerFail);
   }
   if (isThenable(value)) {
     Promise.resolve(value).catch(() => undefined);
@@ -136,11 +141,5 @@ function runFactory(ctx: ResolutionContext, name: string, factory: ModelFactory)
       { reason: 'invalid-model', model: name },
     );
   }
-  if (!isModel(value)) {
-    throw new ContainerError(
-      `the model factory bound to "${name}" returned ${value === null ? 'null' : typeof value}, not a model (an object with generate())`,
-      { reason: 'invalid-model', model: name },
-    );
-  }
-  return value;
+  return checkFactoryModel(name, value, containerFail);
 }

@@ -2,7 +2,8 @@ import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { DepsOf, OutputOf, PausableOf } from '../decorators/index';
 import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
 import type { AgentDefinition } from '../decorators/index';
-import { ContainerError, nameOf } from './errors';
+import { checkModelName as checkName } from '../src/providers/resolve/wiring';
+import { ContainerError, containerFail, nameOf } from './errors';
 
 /**
  * A typed service identifier: an abstract class standing for a `T`. Inversify infers `T` from
@@ -96,12 +97,7 @@ export function modelToken(name: string): Token<Model> {
 
 /** Throws `invalid-options` unless `name` is a non-empty string. */
 export function checkModelName(name: unknown, where: string): asserts name is string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new ContainerError(
-      `${where}: a model name must be a non-empty string such as 'default', got ${typeof name === 'string' ? '""' : typeof name}`,
-      { reason: 'invalid-options' },
-    );
-  }
+  checkName(name, where, containerFail);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { GolemError } from '../src/core/index';
+import type { WiringFail } from '../src/providers/resolve/wiring';
 
 /**
  * Why `golem/nestjs` could not do what was asked:
@@ -79,6 +80,9 @@ export class GolemNestError extends GolemError {
     }
   }
 }
+
+/** Builds the shared model wiring's errors as {@link GolemNestError}s. */
+export const nestFail: WiringFail = (message, init) => new GolemNestError(message, init);
 
 /** The display name of a class (or of anything given instead of one), for messages. */
 export function nameOf(target: unknown): string {

@@ -1,11 +1,8 @@
-import type { Model, StreamingModel } from '../src/core/index';
-import { describeError } from '../src/core/index';
-import type { ResolveModelOptions } from '../src/providers/resolve/index';
-import { resolveModel } from '../src/providers/resolve/index';
+import type { Model } from '../src/core/index';
+import { checkFactoryModel, factoryFailure, ModelStrings } from '../src/providers/resolve/wiring';
 import { TestModel } from '../src/testing/index';
-import { GolemNestError } from './errors';
+import { GolemNestError, nestFail } from './errors';
 import {
-  isModel,
   isModelString,
   type CheckedSource,
   type ModelFactory,
@@ -39,25 +36,18 @@ const quote = (name: string): string => `'${name.replace(/'/g, "\\'")}'`;
  */
 export class GolemModels {
   private readonly sources: ReadonlyMap<string, CheckedSource>;
-  private readonly resolveUnbound: boolean;
-  private readonly env: NonNullable<ModelStringSettings['env']>;
-  private readonly resolveOptions: ResolveModelOptions;
+  private readonly strings: ModelStrings;
   private readonly lookup: ModelRegistryInit['lookup'];
   private readonly built = new Map<string, Promise<Model>>();
-  private readonly specs = new Map<string, StreamingModel>();
 
   /** @internal Built by `GolemModule.forRoot`; inject it rather than constructing one. */
   constructor(init: ModelRegistryInit) {
     this.sources = init.sources;
-    this.resolveUnbound = init.resolveModelStrings ?? true;
-    this.env = init.env ?? process.env;
+    this.strings = new ModelStrings(init, {
+      testModel: (name) => new TestModel({ name }),
+      fail: nestFail,
+    });
     this.lookup = init.lookup;
-    this.resolveOptions = {
-      env: this.env,
-      testModel: init.testModel ?? ((name) => new TestModel({ name })),
-      ...(init.fetch !== undefined && { fetch: init.fetch }),
-      ...(init.overrides !== undefined && { overrides: init.overrides }),
-    };
   }
 
   /** The names bound in `forRoot` (`default` included when a default model is given). */
@@ -92,15 +82,15 @@ export class GolemModels {
   private build(name: string, requester: ModelRequester, chain: readonly string[]): Promise<Model> {
     const source = this.sources.get(name);
     if (source === undefined) {
-      if (isModelString(name) && this.resolveUnbound)
-        return Promise.resolve(this.resolveSpec(name, name));
+      if (isModelString(name) && this.strings.resolveUnbound)
+        return Promise.resolve(this.strings.resolve(name, name));
       throw this.unbound(name, requester, chain);
     }
     switch (source.kind) {
       case 'instance':
         return Promise.resolve(source.model);
       case 'spec':
-        return Promise.resolve(this.resolveSpec(source.spec, name));
+        return Promise.resolve(this.strings.resolve(source.spec, name));
       case 'alias':
         if (chain.includes(source.target) || source.target === name) {
           throw new GolemNestError(
@@ -114,30 +104,11 @@ export class GolemModels {
     }
   }
 
-  private resolveSpec(spec: string, binding: string): StreamingModel {
-    const key = spec.trim();
-    const cached = this.specs.get(key);
-    if (cached !== undefined) return cached;
-    let model: StreamingModel;
-    try {
-      model = resolveModel(key, this.resolveOptions);
-    } catch (error) {
-      const which = binding === key ? `"${key}"` : `"${binding}" (${JSON.stringify(key)})`;
-      throw new GolemNestError(`the model ${which} cannot be built: ${describeError(error)}`, {
-        reason: 'model-failed',
-        model: binding,
-        cause: error,
-      });
-    }
-    this.specs.set(key, model);
-    return model;
-  }
-
   private async runFactory(name: string, factory: ModelFactory): Promise<Model> {
     const context: ModelFactoryContext = {
       name,
-      env: this.env,
-      resolve: (spec) => this.resolveSpec(spec, name),
+      env: this.strings.env,
+      resolve: (spec) => this.strings.resolve(spec, name),
       get: (token) => this.lookup(token),
     };
     let value: unknown;
@@ -145,18 +116,9 @@ export class GolemModels {
       value = await factory(context);
     } catch (error) {
       if (GolemNestError.is(error)) throw error;
-      throw new GolemNestError(
-        `the model factory bound to "${name}" threw: ${describeError(error)}`,
-        { reason: 'model-failed', model: name, cause: error },
-      );
+      throw factoryFailure(name, error, nestFail);
     }
-    if (!isModel(value)) {
-      throw new GolemNestError(
-        `the model factory bound to "${name}" returned ${value === null ? 'null' : typeof value}, not a model (an object with generate())`,
-        { reason: 'invalid-model', model: name },
-      );
-    }
-    return value;
+    return checkFactoryModel(name, value, nestFail);
   }
 
   private unbound(name: string, requester: ModelRequester, chain: readonly string[]): Error {

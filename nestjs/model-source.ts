@@ -1,11 +1,10 @@
 import type { Model, StreamingModel } from '../src/core/index';
-import type {
-  ProviderOverrides,
-  ResolveEnvironment,
-  ResolveModelOptions,
-  TestModelFactory,
-} from '../src/providers/resolve/index';
-import { GolemNestError } from './errors';
+import type { ResolveEnvironment } from '../src/providers/resolve/index';
+import { checkModelSource as checkSource } from '../src/providers/resolve/wiring';
+import { nestFail } from './errors';
+
+export type { ModelStringSettings } from '../src/providers/resolve/wiring';
+export { isModelString } from '../src/providers/resolve/wiring';
 
 /** What a model factory gets: the name it is bound to, the environment, and Nest's injector. */
 export interface ModelFactoryContext {
@@ -35,23 +34,6 @@ export type ModelFactory = (context: ModelFactoryContext) => Model | Promise<Mod
  */
 export type ModelSource = Model | ModelFactory | string;
 
-/** How model strings become models. */
-export interface ModelStringSettings {
-  /** Where keys and endpoints are read; default `process.env`. */
-  env?: ResolveEnvironment;
-  /** Builds the model for `test` strings; default `(name) => new TestModel({ name })`. */
-  testModel?: TestModelFactory;
-  /** The `fetch` the adapters use (tests, proxies). */
-  fetch?: ResolveModelOptions['fetch'];
-  /** Adapter options per provider, over the environment's. */
-  overrides?: ProviderOverrides;
-  /**
-   * Resolve model names nothing binds when they are model strings (`@Agent({ model:
-   * 'openai:gpt-4o-mini' })`); default `true`. `false` makes only bound names resolve.
-   */
-  resolveModelStrings?: boolean;
-}
-
 /** A checked {@link ModelSource}. */
 export type CheckedSource =
   | { readonly kind: 'instance'; readonly model: Model }
@@ -59,55 +41,7 @@ export type CheckedSource =
   | { readonly kind: 'spec'; readonly spec: string }
   | { readonly kind: 'alias'; readonly target: string };
 
-/** Whether `value` is a model: an object with a `generate` method. */
-export function isModel(value: unknown): value is Model {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { generate?: unknown }).generate === 'function'
-  );
-}
-
-/**
- * Whether `text` is a model string rather than a binding name: `test`, `test:<label>`, or any
- * `provider:model` (a string with a colon).
- */
-export function isModelString(text: string): boolean {
-  const trimmed = text.trim();
-  return trimmed === 'test' || trimmed.includes(':');
-}
-
-function isClass(value: (...args: never[]) => unknown): boolean {
-  return /^class[\s{]/.test(Function.prototype.toString.call(value));
-}
-
 /** Validates what `name` is bound to; throws `invalid-options` naming the binding and the fix. */
 export function checkModelSource(name: string, source: unknown, where: string): CheckedSource {
-  const invalid = (detail: string): GolemNestError =>
-    new GolemNestError(`${where}: the model "${name}" ${detail}`, {
-      reason: 'invalid-options',
-      model: name,
-    });
-  if (typeof source === 'string') {
-    const text = source.trim();
-    if (text === '')
-      throw invalid("is an empty string; give a model string such as 'openai:gpt-4o-mini'");
-    if (isModelString(text)) return { kind: 'spec', spec: text };
-    if (text === name) throw invalid('is an alias of itself; bind it to a model or a model string');
-    return { kind: 'alias', target: text };
-  }
-  if (typeof source === 'function') {
-    const fn = source as (...args: never[]) => unknown;
-    if (isClass(fn)) {
-      const className = (fn as { name?: string }).name ?? 'the class';
-      throw invalid(
-        `is the class ${className}; pass an instance (new ${className}(…)) or a factory (() => new ${className}(…))`,
-      );
-    }
-    return { kind: 'factory', factory: source as ModelFactory };
-  }
-  if (isModel(source)) return { kind: 'instance', model: source };
-  throw invalid(
-    `is ${source === null ? 'null' : typeof source}; give a model, a factory (ctx) => model, or a model string such as 'openai:gpt-4o-mini'`,
-  );
+  return checkSource<ModelFactory>(name, source, where, nestFail);
 }

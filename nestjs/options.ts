@@ -1,16 +1,11 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { isRecord } from '../src/core/index';
 import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
-import { GolemNestError } from './errors';
-import {
-  checkModelSource,
-  type CheckedSource,
-  type ModelSource,
-  type ModelStringSettings,
-} from './model-source';
+import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
+import { GolemNestError, nestFail } from './errors';
+import type { CheckedSource, ModelFactory, ModelSource, ModelStringSettings } from './model-source';
 import type { RunOwnerOf } from './run-owner';
 import { checkStore } from './run-store';
-import { checkModelName } from './tokens';
 
 /** Something the module closes on application shutdown: an MCP client, a pool, a store. */
 export interface Closable {
@@ -109,27 +104,16 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
   const { runOwner } = options as GolemModuleOptions;
   if (runOwner !== undefined && typeof runOwner !== 'function')
     throw invalid(where, 'runOwner must be a function (request) => owner, e.g. (r) => r.user?.id');
-  const raw = new Map<string, unknown>(Object.entries(models ?? {}));
-  if (defaultModel !== undefined) {
-    if (raw.has('default'))
-      throw invalid(where, 'give the default model once: as defaultModel or as models.default');
-    raw.set('default', defaultModel);
-  }
-  const sources = new Map<string, CheckedSource>();
-  for (const [name, source] of raw) {
-    checkModelName(name, where);
-    sources.set(name, checkModelSource(name, source, where));
-  }
+  const sources: Map<string, CheckedSource> = checkedSources<ModelFactory>(
+    models,
+    defaultModel,
+    where,
+    nestFail,
+  );
   const o = options as GolemModuleOptions;
   return {
     sources,
-    settings: {
-      ...(o.env !== undefined && { env: o.env }),
-      ...(o.testModel !== undefined && { testModel: o.testModel }),
-      ...(o.fetch !== undefined && { fetch: o.fetch }),
-      ...(o.overrides !== undefined && { overrides: o.overrides }),
-      ...(o.resolveModelStrings !== undefined && { resolveModelStrings: o.resolveModelStrings }),
-    },
+    settings: modelStringSettings(o),
     closables: [...(o.closables ?? [])],
     instrumentation,
     prices,

@@ -2,7 +2,8 @@ import { Inject, type Type } from '@nestjs/common';
 import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { AgentDefinition, DepsOf, OutputOf, PausableOf } from '../decorators/index';
 import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
-import { GolemNestError, nameOf } from './errors';
+import { checkModelName as checkName } from '../src/providers/resolve/wiring';
+import { GolemNestError, nameOf, nestFail } from './errors';
 
 /** A concrete agent class: decorated with `@Agent`; Nest injects its constructor arguments. */
 export type AgentClass = new (...args: never[]) => object;
@@ -46,12 +47,7 @@ export function makeToken<T>(label: string): Type<T> {
 
 /** Throws `invalid-options` unless `name` is a non-empty string. */
 export function checkModelName(name: unknown, where: string): asserts name is string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new GolemNestError(
-      `${where}: a model name must be a non-empty string such as 'default', got ${typeof name === 'string' ? '""' : typeof name}`,
-      { reason: 'invalid-options' },
-    );
-  }
+  checkName(name, where, nestFail);
 }
 
 /**
