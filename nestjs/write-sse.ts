@@ -1,3 +1,4 @@
+import { sseJson, sseResponseHeaders } from '../src/core/kit/sse';
 import { clientDisconnected } from './sse';
 import {
   runEvents,
@@ -24,7 +25,7 @@ export interface SseResponse {
 
 /** The SSE wire text of one event: `event:` and one `data:` line of JSON. */
 export function formatSseEvent(event: RunMessageEvent<unknown>): string {
-  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  return sseJson(event.data, { event: event.type });
 }
 
 /**
@@ -55,12 +56,7 @@ export async function writeRunSse<
     if (response.writableEnded !== true && !controller.signal.aborted)
       controller.abort(clientDisconnected());
   });
-  response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  response.writeHead(200, sseResponseHeaders());
   for await (const event of runEvents(start, controller.signal, options)) {
     if (closed()) break;
     response.write(formatSseEvent(event));

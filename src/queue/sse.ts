@@ -1,3 +1,4 @@
+import { SSE_KEEP_ALIVE, sseJson, sseResponseHeaders } from '../core/kit/sse';
 import type { FeedEntry } from './feed-events';
 
 /** The parts of a Node `ServerResponse` the SSE writer uses. */
@@ -11,7 +12,7 @@ export interface SseTarget {
 
 /** One feed entry as a server-sent event: `id` is its cursor, `event` its type, `data` its JSON. */
 export function formatFeedEvent(entry: FeedEntry): string {
-  return `id: ${entry.cursor}\nevent: ${entry.event.type}\ndata: ${JSON.stringify(entry.event)}\n\n`;
+  return sseJson(entry.event, { id: entry.cursor, event: entry.event.type });
 }
 
 /**
@@ -30,14 +31,9 @@ export async function writeFeedSse(
   response.once('close', () => {
     gone.abort();
   });
-  response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  response.writeHead(200, sseResponseHeaders());
   const heartbeat = setInterval(() => {
-    if (!response.writableEnded) response.write(': keep-alive\n\n');
+    if (!response.writableEnded) response.write(SSE_KEEP_ALIVE);
   }, options.heartbeatMs ?? 15_000);
   heartbeat.unref();
   try {

@@ -1,3 +1,4 @@
+import { sseFrame, sseJson } from '../core/kit/sse';
 import type { UIMessageChunk } from './chunk-types';
 import type { UIEventSource, UIMessageStreamOptions } from './stream-options';
 import { toUIMessageStream } from './to-ui-stream';
@@ -15,11 +16,11 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = Objec
 
 /** One chunk as a server-sent event: `data: <json>\n\n`. */
 export function formatUIMessageChunk(chunk: UIMessageChunk): string {
-  return `data: ${JSON.stringify(chunk)}\n\n`;
+  return sseJson(chunk);
 }
 
 /** The protocol's last event, after the last chunk. */
-export const UI_MESSAGE_STREAM_DONE = 'data: [DONE]\n\n';
+export const UI_MESSAGE_STREAM_DONE = sseFrame('[DONE]') as 'data: [DONE]\n\n';
 
 /** Options of the response helpers: the stream's options, plus the status and extra headers. */
 export interface UIResponseOptions<Output = unknown> extends UIMessageStreamOptions<Output> {
