@@ -5,7 +5,7 @@ import { ModelConfigError, ModelTransportError } from '../../core/errors/provide
 import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ChatAuth, ChatEndpoint } from '../openai/chat-core';
-import { generateChat, headerSecrets, streamChat } from '../openai/chat-core';
+import { chatEndpoint, generateChat, headerSecrets, streamChat } from '../openai/chat-core';
 import type { CommonChatOptions } from '../openai/config-checks';
 import { checkBaseURL, checkCommon, optionalText, requireText } from '../openai/config-checks';
 import { redact, redactCause } from '../shared/redact';
@@ -61,7 +61,7 @@ export class AzureChatModel implements StreamingModel {
     const common = checkCommon(PROVIDER, options, AZURE_CAPABILITIES, 'max_tokens');
     const extra = headerSecrets(common.headers);
     const auth = authFrom(options, extra);
-    this.endpoint = {
+    this.endpoint = chatEndpoint(common, {
       provider: PROVIDER,
       url: this.url,
       model: this.apiVersion === 'v1' ? this.deployment : undefined,
@@ -69,16 +69,7 @@ export class AzureChatModel implements StreamingModel {
         const { headers, secrets } = await auth();
         return { headers: { ...headers, ...common.headers }, secrets: [...secrets, ...extra] };
       },
-      fetch: common.fetch,
-      capabilities: common.capabilities,
-      maxTokensField: common.maxTokensField,
-      strictSchemas: common.strictSchemas,
-      defaults: common.settings,
-      timeout: common.timeout,
-      maxLineBytes: common.maxLineBytes,
-      maxResponseBytes: common.maxResponseBytes,
-      errorBodyTimeout: common.errorBodyTimeout,
-    };
+    });
   }
 
   /** One chat completion. */

@@ -10,6 +10,7 @@ import { CallScope } from '../shared/call-scope';
 import type { FetchLike } from '../shared/http';
 import { postJson } from '../shared/http';
 import { STOP, readSse } from '../shared/sse';
+import type { CheckedCommon } from './config-checks';
 import { parseOpenAIError, refineHttpError } from './errors';
 import type { ChatBodyConfig } from './request-body';
 import { buildChatBody } from './request-body';
@@ -38,6 +39,33 @@ export interface ChatEndpoint extends ChatBodyConfig {
   readonly maxResponseBytes: number;
   /** How long an error body may take to arrive (ms); `undefined` = the shared default. */
   readonly errorBodyTimeout: number | undefined;
+}
+
+/** Where and how an adapter calls its endpoint; the rest of a {@link ChatEndpoint} is its checked options. */
+export interface EndpointAddress {
+  readonly provider: string;
+  readonly url: string;
+  readonly model: string | undefined;
+  readonly auth: ChatEndpoint['auth'];
+}
+
+/** The endpoint at `address` configured by the checked common options. */
+export function chatEndpoint(common: CheckedCommon, address: EndpointAddress): ChatEndpoint {
+  return {
+    provider: address.provider,
+    url: address.url,
+    model: address.model,
+    auth: address.auth,
+    fetch: common.fetch,
+    capabilities: common.capabilities,
+    maxTokensField: common.maxTokensField,
+    strictSchemas: common.strictSchemas,
+    defaults: common.settings,
+    timeout: common.timeout,
+    maxLineBytes: common.maxLineBytes,
+    maxResponseBytes: common.maxResponseBytes,
+    errorBodyTimeout: common.errorBodyTimeout,
+  };
 }
 
 /** Header names whose values are credentials (kept out of every error). */

@@ -4,7 +4,7 @@ import { ModelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ChatEndpoint } from './chat-core';
-import { generateChat, headerSecrets, streamChat } from './chat-core';
+import { chatEndpoint, generateChat, headerSecrets, streamChat } from './chat-core';
 import type { CommonChatOptions } from './config-checks';
 import { checkBaseURL, checkCommon, optionalText, requireText } from './config-checks';
 import type { OpenAIPresetName } from './presets';
@@ -74,21 +74,12 @@ export class OpenAIChatModel implements StreamingModel {
     Object.assign(headers, common.headers);
     const secrets = [...(apiKey === undefined ? [] : [apiKey]), ...headerSecrets(common.headers)];
     const auth = { headers, secrets };
-    this.endpoint = {
+    this.endpoint = chatEndpoint(common, {
       provider,
       url: `${this.baseURL}/chat/completions`,
       model: this.model,
       auth: () => ({ headers: { ...auth.headers }, secrets: [...auth.secrets] }),
-      fetch: common.fetch,
-      capabilities: common.capabilities,
-      maxTokensField: common.maxTokensField,
-      strictSchemas: common.strictSchemas,
-      defaults: common.settings,
-      timeout: common.timeout,
-      maxLineBytes: common.maxLineBytes,
-      maxResponseBytes: common.maxResponseBytes,
-      errorBodyTimeout: common.errorBodyTimeout,
-    };
+    });
   }
 
   /** One chat completion. */
