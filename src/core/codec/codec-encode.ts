@@ -1,20 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { encodeEvidence } from './codec-evidence';
-import {
-  ARGS_MAX_DEPTH,
-  BLOCK_KEYS,
-  CALL_KEYS,
-  type Fields,
-  mapItems,
-  optionalArray,
-  optionalString,
-  optionalTrue,
-  own,
-  readRole,
-  record,
-  requiredName,
-  requiredString,
-} from './codec-fields';
+import * as check from './codec-fields';
 import { HistoryFormatError } from '../errors/history-error';
 import { escapeLoneSurrogates } from '../kit/lone-surrogates';
 import { JsonParseError, compactJson } from '../kit/raw-json';
@@ -26,35 +12,35 @@ import { JsonParseError, compactJson } from '../kit/raw-json';
  * history, when encoding one) goes into every `HistoryFormatError`.
  */
 export function encodeMessageAt(value: unknown, index: number | undefined): string {
-  const m = record(value, index, '');
-  const out = [`"role":${JSON.stringify(readRole(m, index))}`];
+  const m = check.record(value, index, '');
+  const out = [`"role":${JSON.stringify(check.readRole(m, index))}`];
   emitStrings(out, m, ['content'], index, '');
-  const parts = optionalArray(m, 'parts', index);
+  const parts = check.optionalArray(m, 'parts', index);
   if (parts)
     out.push(
-      `"parts":[${mapItems(parts, (p, j) => encodePart(p, index, `parts[${j}]`)).join(',')}]`,
+      `"parts":[${check.mapItems(parts, (p, j) => encodePart(p, index, `parts[${j}]`)).join(',')}]`,
     );
-  const calls = optionalArray(m, 'toolCalls', index);
+  const calls = check.optionalArray(m, 'toolCalls', index);
   if (calls)
     out.push(
-      `"toolCalls":[${mapItems(calls, (c, j) => encodeCall(c, index, `toolCalls[${j}]`)).join(',')}]`,
+      `"toolCalls":[${check.mapItems(calls, (c, j) => encodeCall(c, index, `toolCalls[${j}]`)).join(',')}]`,
     );
   emitStrings(out, m, ['toolCallId', 'toolName'], index, '');
-  const thinking = optionalArray(m, 'thinking', index);
+  const thinking = check.optionalArray(m, 'thinking', index);
   if (thinking)
     out.push(
-      `"thinking":[${mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`,
+      `"thinking":[${check.mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`,
     );
   out.push(...encodeEvidence(m, index)); // hosted tool calls, citations, response id (additive)
-  if (optionalTrue(m, 'cachePoint', index, '') === true) out.push('"cachePoint":true'); // additive
+  if (check.optionalTrue(m, 'cachePoint', index, '') === true) out.push('"cachePoint":true'); // additive
   return `{${out.join(',')}}`;
 }
 
 function encodePart(value: unknown, index: number | undefined, at: string): string {
-  const p = record(value, index, at);
-  const out = [`"kind":${JSON.stringify(requiredString(p, 'kind', index, at))}`];
+  const p = check.record(value, index, at);
+  const out = [`"kind":${JSON.stringify(check.requiredString(p, 'kind', index, at))}`];
   emitStrings(out, p, ['url'], index, at);
-  const data = own(p, 'data');
+  const data = check.own(p, 'data');
   if (data !== undefined && data !== null) {
     if (!(data instanceof Uint8Array))
       throw new HistoryFormatError(index, `${at}.data`, 'must be a Uint8Array');
@@ -68,15 +54,15 @@ function encodePart(value: unknown, index: number | undefined, at: string): stri
 }
 
 function encodeCall(value: unknown, index: number | undefined, at: string): string {
-  const c = record(value, index, at);
-  const id = JSON.stringify(requiredString(c, 'id', index, at));
-  const name = JSON.stringify(requiredName(c, index, at));
+  const c = check.record(value, index, at);
+  const id = JSON.stringify(check.requiredString(c, 'id', index, at));
+  const name = JSON.stringify(check.requiredName(c, index, at));
   const out = [
     `"id":${id}`,
     `"name":${name}`,
-    `"args":${encodeArgs(own(c, 'args'), index, `${at}.args`)}`,
+    `"args":${encodeArgs(check.own(c, 'args'), index, `${at}.args`)}`,
   ];
-  emitStrings(out, c, CALL_KEYS, index, at);
+  emitStrings(out, c, check.CALL_KEYS, index, at);
   return `{${out.join(',')}}`;
 }
 
@@ -87,7 +73,7 @@ function encodeArgs(args: unknown, index: number | undefined, field: string): st
   try {
     const compact = compactJson(args, {
       maxLength: Number.MAX_SAFE_INTEGER,
-      maxDepth: ARGS_MAX_DEPTH,
+      maxDepth: check.ARGS_MAX_DEPTH,
     });
     // UTF-8 cannot carry a lone surrogate: written as its \uXXXX escape it parses the same.
     return escapeLoneSurrogates(compact);
@@ -101,20 +87,20 @@ function encodeArgs(args: unknown, index: number | undefined, field: string): st
 
 function encodeBlock(value: unknown, index: number | undefined, at: string): string {
   const out: string[] = [];
-  emitStrings(out, record(value, index, at), BLOCK_KEYS, index, at);
+  emitStrings(out, check.record(value, index, at), check.BLOCK_KEYS, index, at);
   return `{${out.join(',')}}`;
 }
 
 /** Appends `"key":"value"` for each of `keys` whose value is a non-empty string. */
 function emitStrings(
   out: string[],
-  fields: Fields,
+  fields: check.Fields,
   keys: readonly string[],
   index: number | undefined,
   at: string,
 ): void {
   for (const key of keys) {
-    const text = optionalString(fields, key, index, at);
+    const text = check.optionalString(fields, key, index, at);
     if (text !== undefined) out.push(`"${key}":${JSON.stringify(text)}`);
   }
 }

@@ -1,19 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { readEvidence } from './codec-evidence';
-import {
-  BLOCK_KEYS,
-  CALL_KEYS,
-  type Fields,
-  mapItems,
-  optionalArray,
-  optionalString,
-  optionalTrue,
-  own,
-  readRole,
-  record,
-  requiredName,
-  requiredString,
-} from './codec-fields';
+import * as check from './codec-fields';
 import { HistoryFormatError } from '../errors/history-error';
 import type { Message, ToolCall } from '../contract/message';
 import type { Part, PartKind } from '../contract/part';
@@ -34,66 +21,80 @@ export interface ReadMode {
 export function readHistory(tree: unknown, mode: ReadMode): Message[] {
   if (!Array.isArray(tree))
     throw new HistoryFormatError(undefined, '', 'must be a JSON array of messages');
-  return mapItems(tree, (value, index) => readMessage(value, index, mode));
+  return check.mapItems(tree, (value, index) => readMessage(value, index, mode));
 }
 
 function readMessage(value: unknown, index: number, mode: ReadMode): Message {
-  const m = record(value, index, '');
-  const message = copyStrings<Message>({ role: readRole(m, index) }, m, ['content'], index, '');
-  const parts = optionalArray(m, 'parts', index);
-  if (parts) message.parts = mapItems(parts, (p, j) => readPart(p, index, `parts[${j}]`));
-  const calls = optionalArray(m, 'toolCalls', index);
+  const m = check.record(value, index, '');
+  const message = copyStrings<Message>(
+    { role: check.readRole(m, index) },
+    m,
+    ['content'],
+    index,
+    '',
+  );
+  const parts = check.optionalArray(m, 'parts', index);
+  if (parts) message.parts = check.mapItems(parts, (p, j) => readPart(p, index, `parts[${j}]`));
+  const calls = check.optionalArray(m, 'toolCalls', index);
   if (calls)
-    message.toolCalls = mapItems(calls, (c, j) => readCall(c, index, `toolCalls[${j}]`, mode));
+    message.toolCalls = check.mapItems(calls, (c, j) =>
+      readCall(c, index, `toolCalls[${j}]`, mode),
+    );
   copyStrings(message, m, ['toolCallId', 'toolName'], index, '');
-  const thinking = optionalArray(m, 'thinking', index);
+  const thinking = check.optionalArray(m, 'thinking', index);
   if (thinking)
-    message.thinking = mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
+    message.thinking = check.mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
   readEvidence(message, m, index); // hosted tool calls, citations, response id (additive)
-  if (optionalTrue(m, 'cachePoint', index, '') === true) message.cachePoint = true; // additive
+  if (check.optionalTrue(m, 'cachePoint', index, '') === true) message.cachePoint = true; // additive
   return message;
 }
 
 function readPart(value: unknown, index: number, at: string): Part {
-  const p = record(value, index, at);
+  const p = check.record(value, index, at);
   const part = copyStrings<Part>(
-    { kind: requiredString(p, 'kind', index, at) as PartKind },
+    { kind: check.requiredString(p, 'kind', index, at) as PartKind },
     p,
     ['url'],
     index,
     at,
   );
-  const data = optionalString(p, 'data', index, at);
+  const data = check.optionalString(p, 'data', index, at);
   if (data !== undefined) part.data = decodeBase64(data, index, `${at}.data`);
   return copyStrings(part, p, ['mediaType', 'name'], index, at);
 }
 
 function readCall(value: unknown, index: number, at: string, mode: ReadMode): ToolCall {
-  const c = record(value, index, at);
+  const c = check.record(value, index, at);
   const call: ToolCall = {
-    id: requiredString(c, 'id', index, at),
-    name: requiredName(c, index, at),
+    id: check.requiredString(c, 'id', index, at),
+    name: check.requiredName(c, index, at),
     args: '',
   };
-  const args = own(c, 'args');
+  const args = check.own(c, 'args');
   if (args !== undefined) call.args = readArgs(args, index, `${at}.args`, mode);
-  return copyStrings(call, c, CALL_KEYS, index, at);
+  return copyStrings(call, c, check.CALL_KEYS, index, at);
 }
 
 function readBlock(value: unknown, index: number, at: string): ThinkingBlock {
-  return copyStrings<ThinkingBlock>({}, record(value, index, at), BLOCK_KEYS, index, at);
+  return copyStrings<ThinkingBlock>(
+    {},
+    check.record(value, index, at),
+    check.BLOCK_KEYS,
+    index,
+    at,
+  );
 }
 
 /** Sets each of `keys` whose value in `fields` is a non-empty string on `target`. */
 function copyStrings<T extends object>(
   target: T,
-  fields: Fields,
+  fields: check.Fields,
   keys: readonly (keyof T & string)[],
   index: number,
   at: string,
 ): T {
   for (const key of keys) {
-    const text = optionalString(fields, key, index, at);
+    const text = check.optionalString(fields, key, index, at);
     if (text !== undefined) (target as Record<string, unknown>)[key] = text;
   }
   return target;
