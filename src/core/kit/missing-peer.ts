@@ -40,11 +40,17 @@ export class MissingPeerError extends GolemError {
   }
 }
 
+/** Whether `error` is a failed module load (`MODULE_NOT_FOUND`, `ERR_MODULE_NOT_FOUND`). */
+export function isModuleNotFound(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
+}
+
 /** Whether `error` says that `packageName` itself (not something it needs) is not installed. */
 function isMissing(error: unknown, packageName: string): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return false;
+  if (!isModuleNotFound(error)) return false;
+  const message = (error as { message?: unknown }).message;
   return typeof message === 'string' && message.includes(`'${packageName}'`);
 }
 

@@ -1,4 +1,5 @@
 import { StoreError } from '../../core/durable/store-error';
+import { loadDriver } from '../sql/load-driver';
 
 /** The npm package the PostgreSQL store uses (an optional peer dependency of golem). */
 export const POSTGRES_PACKAGE = 'pg';
@@ -50,18 +51,7 @@ export const requirePg: PgModuleLoader = () =>
 
 /** Runs `loader`; a missing module is a `driver-missing` StoreError saying what to install. */
 export function loadPg(loader: PgModuleLoader = requirePg): PgModule {
-  try {
-    return loader();
-  } catch (error) {
-    const code =
-      typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')
-      throw new StoreError(
-        `postgresStore: the package ${POSTGRES_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${POSTGRES_PACKAGE}\``,
-        { reason: 'driver-missing', cause: error },
-      );
-    throw error;
-  }
+  return loadDriver(loader, 'postgresStore', POSTGRES_PACKAGE);
 }
 
 /** A driver error's `code` (SQLSTATE or socket code), or `''`. */

@@ -1,4 +1,5 @@
 import { StoreError } from '../../core/durable/store-error';
+import { loadDriver } from '../sql/load-driver';
 
 /** The npm package the SQLite store uses (an optional peer dependency of golem). */
 export const SQLITE_PACKAGE = 'better-sqlite3';
@@ -33,18 +34,7 @@ export const requireSqliteDriver: SqliteDriverLoader = () =>
 
 /** Runs `loader`; a missing module is a `driver-missing` StoreError saying what to install. */
 export function loadSqliteDriver(loader: SqliteDriverLoader = requireSqliteDriver): SqliteDriver {
-  try {
-    return loader();
-  } catch (error) {
-    const code =
-      typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')
-      throw new StoreError(
-        `sqliteStore: the package ${SQLITE_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SQLITE_PACKAGE}\``,
-        { reason: 'driver-missing', cause: error },
-      );
-    throw error;
-  }
+  return loadDriver(loader, 'sqliteStore', SQLITE_PACKAGE);
 }
 
 /** A better-sqlite3 error as a StoreError naming the file (driver errors keep their `code`). */
