@@ -12,22 +12,22 @@ import type {
   RunOptionsBase,
   StreamOptions,
 } from './config';
-import { buildMessages, durableConfig, processHistory, requireStore } from './start';
-import { requireStreaming } from './start';
-import { runSettings, storeFor } from './start';
+import { buildMessages, processHistory } from './run-start';
+import type { SettingsDefaults } from './run-settings';
+import { runSettings } from './run-settings';
+import { requireStore, storeFor } from './run-store';
 import type { DurableHost } from '../durable/durable-run';
 import type { RunStore } from '../durable/port';
 import type { AgentToolOptions } from './as-tool';
 import { agentTool } from './as-tool';
 import type { DeferredResults } from '../engine/deferred-types';
 import type { Tool } from '../tool/tool';
-import { resolveConfig } from './validate';
+import { durableConfig, requireStreaming, resolveConfig } from './validate';
 import { traceStarter } from './observability';
 import type { RunStream } from './stream';
 import { continueStored, executeRun, resumeStored, runStored } from './lazy';
 import { resumeCalls, resumeStreaming, runStreams } from './lazy';
 import { RunInputError } from '../engine/errors';
-import type { SettingsDefaults } from './start';
 import type { HistoryProcessor } from '../engine/history-processor';
 import type { Instructions } from '../engine/instructions';
 import { unansweredCalls } from '../engine/repair';

@@ -11,6 +11,9 @@ import type { Tool } from '../tool/tool';
 import { toolSpec } from '../tool/tool';
 import { isArrayValue, isRecord } from '../kit/guards';
 import { timeoutProblem } from '../kit/timeouts';
+import { isStreamingModel } from '../contract/model';
+import type { Model } from '../contract/model';
+import type { RunStore } from '../durable/port';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -230,4 +233,34 @@ function resolveChoice<Deps>(
     );
   }
   return new Map([[choice, tool]]);
+}
+
+const STORE_METHODS = ['getRun', 'getConversation', 'listRuns', 'replaceRun', 'transaction', 'now'];
+
+/** Validates the agent's `name` and `store` (after the engine options). Internal. */
+export function durableConfig(config: { name?: unknown; store?: unknown }): {
+  name: string;
+  store: RunStore | undefined;
+} {
+  const { name, store } = config;
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+    throw new ConfigError('Agent `name` must be a non-empty string (it is stored with its runs)');
+  if (store !== undefined) {
+    const missing = isRecord(store)
+      ? STORE_METHODS.filter((m) => typeof store[m] !== 'function')
+      : STORE_METHODS;
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Agent \`store\` must be a RunStore (e.g. sqliteStore() from golem/stores/sqlite); it lacks ${missing.join(', ')}`,
+      );
+  }
+  return { name: name ?? 'agent', store: store as RunStore | undefined };
+}
+
+/** Throws `ConfigError` when `model` cannot stream (a run asked for deltas). Internal. */
+export function requireStreaming(model: Model): void {
+  if (!isStreamingModel(model))
+    throw new ConfigError(
+      `model ${model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
+    );
 }

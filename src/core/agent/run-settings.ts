@@ -1,0 +1,105 @@
+import { RunInputError } from '../engine/errors';
+import type { RunObserver } from '../engine/events';
+import type { RunSettings } from '../engine/run-config';
+import type { TraceStarter } from './observability';
+import type { RunSignal } from '../engine/run-signal';
+import { linkRunSignal } from '../engine/run-signal';
+import type { TraceHandle } from '../engine/instrumentation';
+import type { DeltaHandler } from '../contract/model';
+import type { ModelSettings } from '../contract/request';
+import { timeoutProblem } from '../kit/timeouts';
+import type { RunOptionsBase } from './config';
+
+/** The agent-level defaults a run's settings derive from. Internal. */
+export interface SettingsDefaults {
+  readonly runTimeout: number | undefined;
+  readonly turnTimeout: number;
+  readonly onEvent: RunObserver | undefined;
+  readonly modelSettings: ModelSettings | undefined;
+  /** Starts a run's trace when the agent has an `instrumentation`. */
+  readonly startTrace?: TraceStarter | undefined;
+}
+
+/** Validates a run's options and derives its settings (signal, deadlines, observers). Internal. */
+export function runSettings<Deps>(
+  defaults: SettingsDefaults,
+  options: RunOptionsBase & { deps?: Deps },
+  onDelta: DeltaHandler | undefined,
+): RunSettings<Deps> {
+  if (options.observer !== undefined && typeof options.observer !== 'function')
+    throw new RunInputError('observer must be a function');
+  const deadlines: number[] = [];
+  for (const timeout of [defaults.runTimeout, options.timeout]) {
+    if (timeout === undefined || timeout === 0) continue;
+    const problem = timeoutProblem(timeout);
+    if (problem !== undefined)
+      throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
+    deadlines.push(timeout);
+  }
+  const turnTimeout = options.turnTimeout ?? defaults.turnTimeout;
+  const turnProblem = timeoutProblem(turnTimeout);
+  if (turnProblem !== undefined)
+    throw new RunInputError(`turnTimeout ${turnProblem}, got ${String(turnTimeout)}`);
+  const trace = defaults.startTrace?.({
+    stream: onDelta !== undefined,
+    conversation: options.conversation,
+    runId: options.runId,
+  });
+  const link = linkRunSignal(options.signal, deadlines);
+  const { release } = link;
+  const observers = [defaults.onEvent, options.observer, trace?.observer].filter(
+    (o): o is RunObserver => o !== undefined,
+  );
+  const merged = { ...defaults.modelSettings, ...options.modelSettings };
+  return new Settings(link, {
+    deps: options.deps as Deps,
+    observers,
+    settings: Object.keys(merged).length === 0 ? undefined : merged,
+    onDelta,
+    turnTimeout,
+    release:
+      trace === undefined
+        ? release
+        : (error?: unknown) => {
+            release();
+            trace.end(error);
+          },
+    trace,
+  });
+}
+
+/** A run's settings; `signal` and `aborted` read through the run's (possibly lazy) signal. */
+class Settings<Deps> implements RunSettings<Deps> {
+  readonly deps: Deps;
+  readonly observers: readonly RunObserver[];
+  readonly settings: ModelSettings | undefined;
+  readonly onDelta: DeltaHandler | undefined;
+  readonly turnTimeout: number;
+  readonly release: (error?: unknown) => void;
+  readonly trace: TraceHandle | undefined;
+
+  constructor(
+    private readonly link: RunSignal,
+    fields: Omit<RunSettings<Deps>, 'signal' | 'aborted'>,
+  ) {
+    this.deps = fields.deps;
+    this.observers = fields.observers;
+    this.settings = fields.settings;
+    this.onDelta = fields.onDelta;
+    this.turnTimeout = fields.turnTimeout;
+    this.release = fields.release;
+    this.trace = fields.trace;
+  }
+
+  get signal(): AbortSignal {
+    return this.link.signal;
+  }
+
+  get aborted(): boolean {
+    return this.link.aborted;
+  }
+
+  get deferred(): boolean | undefined {
+    return this.link.deferred;
+  }
+}

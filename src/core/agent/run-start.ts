@@ -1,0 +1,70 @@
+import { RunInputError } from '../engine/errors';
+import type { HistoryProcessor } from '../engine/history-processor';
+import type { Instructions, RunContext } from '../engine/instructions';
+import { resolveInstructions } from '../engine/instructions';
+import { repairHistory } from '../engine/repair';
+import type { RunSettings } from '../engine/run-config';
+import type { SignalSource } from '../engine/run-signal';
+import { withLazySignal } from '../engine/lazy-signal';
+import { describeError } from '../kit/error-base';
+import { isArrayValue } from '../kit/guards';
+import type { Message } from '../contract/message';
+import { cloneMessage } from '../contract/message';
+import type { Part } from '../contract/part';
+
+/** Copies the history and runs the history processor on the copy (spec §4.1 steps 1–2). Internal. */
+export async function processHistory(
+  processor: HistoryProcessor | undefined,
+  history: readonly Message[],
+  run: SignalSource,
+): Promise<Message[]> {
+  if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
+  if (history.length === 0 && processor === undefined) return [];
+  const copy = history.map((m) =>
+    typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m,
+  );
+  if (processor === undefined) return copy;
+  try {
+    const processed = await processor(copy, withLazySignal({}, run));
+    if (processed === undefined || processed === null) return [];
+    if (!isArrayValue(processed))
+      throw new TypeError('it returned something other than an array of messages');
+    return processed;
+  } catch (cause) {
+    throw new RunInputError(`history processor failed: ${describeError(cause)}`, { cause });
+  }
+}
+
+/**
+ * The first request's messages (spec §4.1 step 5): the resolved instructions as the one system
+ * message, the repaired history without its system messages, then the prompt. Internal.
+ */
+export async function buildMessages<Deps>(
+  instructions: Instructions<Deps> | undefined,
+  run: RunSettings<Deps>,
+  history: readonly Message[],
+  prompt: string,
+  parts: readonly Part[],
+  appendPrompt: boolean,
+): Promise<Message[]> {
+  // Static text needs no resolution (the common case; saves a promise per run).
+  const text =
+    typeof instructions === 'string'
+      ? instructions
+      : await resolveInstructions(instructions, instructionsContext(run));
+  const messages: Message[] = [];
+  if (text !== '') messages.push({ role: 'system', content: text });
+  for (const message of repairHistory(history))
+    if (message.role !== 'system') messages.push(message);
+  if (appendPrompt) {
+    const user: Message = { role: 'user', content: prompt };
+    if (parts.length > 0) user.parts = [...parts];
+    messages.push(user);
+  }
+  return messages;
+}
+
+/** What instructions functions receive; the run's signal is read (or created) when they read it. */
+function instructionsContext<Deps>(run: RunSettings<Deps>): RunContext<Deps> {
+  return withLazySignal({ deps: run.deps }, run);
+}
