@@ -96,7 +96,7 @@ const LAYERS = [
     folder: 'nestjs',
     may: [
       'src/core/index.ts',
-      'src/core/kit/sse.ts',
+      'src/core/kit',
       'src/providers/resolve/index.ts',
       'src/providers/resolve/wiring.ts',
       'src/testing/index.ts',

@@ -3,7 +3,7 @@ import type { Model, PriceTable, RunInstrumentation, RunStore } from '../src/cor
 import type { AgentDefinition, AgentFromClassOptions, DepsOf } from '../decorators/index';
 import { agentFromClass } from '../decorators/index';
 import { checkConstructorMetadata, missingMetadataError } from './constructor-metadata';
-import { ContainerError, forAgent, nameOf } from './errors';
+import { containerError, forAgent, nameOf, isContainerError } from './errors';
 import { ensureInjectable } from './injectable';
 import { modelFor, type Binder } from './model-bindings';
 import {
@@ -52,7 +52,7 @@ const SCOPES: readonly AgentScope[] = ['Singleton', 'Transient', 'Request'];
  * class's `@Agent({ model })` name. The class needs no `@injectable()`: it is made injectable
  * here (an existing `@injectable()` is kept). Without decorator metadata (tsx, esbuild, Vite ≤ 7)
  * every constructor parameter needs `@inject(Token)`; one without is a `missing-metadata`
- * {@link ContainerError} here. The agent is built when resolved — after any
+ * container `ConfigError` here. The agent is built when resolved — after any
  * `overrideModel` — and reused while the instance and the model stay the same.
  *
  * ```ts
@@ -68,7 +68,7 @@ export function bindAgent<C extends AgentClass>(
   const definition = definitionOf(target);
   const scope = options.scope ?? 'Singleton';
   if (!SCOPES.includes(scope)) {
-    throw new ContainerError(
+    throw containerError(
       `bindAgent: ${definition.className} has the scope ${JSON.stringify(scope)}; use one of ${SCOPES.join(', ')}`,
       { reason: 'invalid-options', agent: definition.className },
     );
@@ -87,7 +87,7 @@ export function bindAgent<C extends AgentClass>(
 
 /**
  * Binds the class itself, to itself, in `scope`. Inversify's "missing metadata" error (it checks
- * the constructor here) becomes a `missing-metadata` {@link ContainerError}.
+ * the constructor here) becomes a `missing-metadata` container `ConfigError`.
  */
 export function bindInstance(binder: Binder, target: AgentClass, scope: AgentScope): void {
   let syntax;
@@ -120,7 +120,7 @@ function agentFactory<C extends AgentClass>(
     try {
       model = modelFor(ctx, name);
     } catch (error) {
-      throw ContainerError.is(error) ? forAgent(error, definition.className) : error;
+      throw isContainerError(error) ? forAgent(error, definition.className) : error;
     }
     let byModel = built.get(instance);
     if (byModel === undefined) {

@@ -3,11 +3,12 @@
  * from its `design:paramtypes` entry (when that names a class) or from an `@inject(Token)` on it.
  * tsx, esbuild and Vite ≤ 7 (Vitest) emit no `design:paramtypes`, so there every parameter needs
  * `@inject`; a parameter without one is reported here as a `missing-metadata`
- * {@link ContainerError} naming the class, the parameter and the fix — when the agent is bound,
+ * container `ConfigError` naming the class, the parameter and the fix — when the agent is bound,
  * and again (wrapping Inversify's own "missing metadata" error) for any class met while
  * resolving it.
  */
-import { ContainerError } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { containerError } from './errors';
 
 /** Where Inversify records a class's injection metadata (`@inject`, `@injectable`). */
 const INVERSIFY_CLASS_METADATA = '@inversifyjs/core/classMetadataReflectKey';
@@ -38,7 +39,7 @@ const EITHER_FIX =
   '(tsc, SWC, Vite 8)';
 
 /**
- * Throws a `missing-metadata` {@link ContainerError} when `target` takes constructor arguments
+ * Throws a `missing-metadata` container `ConfigError` when `target` takes constructor arguments
  * Inversify has nothing to inject by: no `@inject`, and no `design:paramtypes` entry naming a
  * class. Call it after the class is made injectable (Inversify then has read the metadata). Does
  * nothing when Inversify's record has an unknown shape (its own error is then wrapped by
@@ -59,7 +60,7 @@ export function checkConstructorMetadata(
   const listed = missing.map((index) => describeParameter(index, names)).join(', ');
   const noun = missing.length === 1 ? 'parameter' : 'parameters';
   const reflected = Reflect.hasOwnMetadata('design:paramtypes', target);
-  throw new ContainerError(
+  throw containerError(
     `${className}: constructor ${noun} ${listed} cannot be injected; ${reflected ? TYPE_FIX : TOOLCHAIN_FIX}`,
     { reason: 'missing-metadata', agent: className },
   );
@@ -67,10 +68,10 @@ export function checkConstructorMetadata(
 
 /**
  * Inversify's "missing metadata" error met while binding a class or resolving the agent class
- * `agent`, as a `missing-metadata` {@link ContainerError} naming the class Inversify could not
+ * `agent`, as a `missing-metadata` container `ConfigError` naming the class Inversify could not
  * construct (the agent or one of its dependencies) and the fix; `undefined` for any other error.
  */
-export function missingMetadataError(error: unknown, agent?: string): ContainerError | undefined {
+export function missingMetadataError(error: unknown, agent?: string): ConfigError | undefined {
   if (!isMissingInjection(error)) return undefined;
   const message = (error as { message?: unknown }).message;
   const text = typeof message === 'string' ? message : '';
@@ -85,7 +86,7 @@ export function missingMetadataError(error: unknown, agent?: string): ContainerE
     where = `its constructor takes ${takes} argument${takes === '1' ? '' : 's'} but only ${found} can be injected`;
   }
   const subject = agent === undefined || type === agent ? type : `${type} (needed by ${agent})`;
-  return new ContainerError(`${subject}: ${where}; ${EITHER_FIX}`, {
+  return containerError(`${subject}: ${where}; ${EITHER_FIX}`, {
     reason: 'missing-metadata',
     ...(agent !== undefined && { agent }),
     cause: error,

@@ -19,7 +19,7 @@ export interface GolemContainerOptions extends GolemModuleOptions {
  * A new inversify `Container` with `golemModule(options)` and `options.modules` loaded: the
  * one-line setup of an app, a test or a script. A service bound in `modules` whose constructor
  * parameters cannot be injected (no `@inject`, and no decorator metadata — tsx, esbuild, Vite ≤ 7)
- * is a `missing-metadata` `ContainerError` naming it and the fix.
+ * is a `missing-metadata` container `ConfigError` naming it and the fix.
  *
  * ```ts
  * const container = createGolemContainer({ defaultModel: 'test', agents: [WeatherAgent] });

@@ -1,4 +1,5 @@
-import { GolemError, describeError, hasKind } from '../src/core/kit/error-base';
+import { ConfigError, GolemError, describeError } from '../src/core/index';
+import { brandGuard } from '../src/core/kit/error-base';
 import type { WiringFail } from '../src/providers/resolve/wiring';
 
 /**
@@ -15,9 +16,9 @@ import type { WiringFail } from '../src/providers/resolve/wiring';
  * - `invalid-options`: the options given to a container function are invalid;
  * - `missing-metadata`: a constructor parameter has nothing to inject it by: no `@inject(Token)`,
  *   and no `design:paramtypes` (tsx, esbuild and Vite ≤ 7 emit none) or a reflected type that
- *   names no class (an interface, a union, a primitive);
- * - `teardown-failed`: unbinding a request scope failed (a `@preDestroy` or deactivation hook
- *   threw); always a {@link ScopeTeardownError}.
+ *   names no class (an interface, a union, a primitive).
+ *
+ * Tearing a request scope down is not configuration: it fails with a {@link ScopeTeardownError}.
  */
 export type ContainerErrorReason =
   | 'not-an-agent'
@@ -26,10 +27,9 @@ export type ContainerErrorReason =
   | 'invalid-model'
   | 'model-failed'
   | 'invalid-options'
-  | 'missing-metadata'
-  | 'teardown-failed';
+  | 'missing-metadata';
 
-/** Details of a {@link ContainerError}. */
+/** Details of a container error. */
 export interface ContainerErrorInit {
   reason: ContainerErrorReason;
   /** The agent class involved, by name. */
@@ -40,30 +40,26 @@ export interface ContainerErrorInit {
 }
 
 /**
- * The container cannot build what was asked for. `reason` says why; the message names the class
- * or binding and the fix. Identity works across copies of the package through
- * {@link ContainerError.is} (a `Symbol.for` brand), not only `instanceof`.
+ * The container cannot build what was asked for: a {@link ConfigError} of component `container`.
+ * `reason` says why; the message names the class or binding and the fix; `agent` and `model` are
+ * set when one is involved.
  */
-export class ContainerError extends GolemError {
-  /** Why (see {@link ContainerErrorReason}). */
-  readonly reason: ContainerErrorReason;
-  /** The agent class involved, by name, when there is one. */
-  readonly agent: string | undefined;
-  /** The model binding name involved, when there is one. */
-  readonly model: string | undefined;
-
-  constructor(message: string, init: ContainerErrorInit) {
-    super('ContainerError', message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.reason = init.reason;
-    this.agent = init.agent;
-    this.model = init.model;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is ContainerError {
-    return hasKind(value, 'ContainerError');
-  }
+export function containerError(message: string, init: ContainerErrorInit): ConfigError {
+  return new ConfigError(message, {
+    component: 'container',
+    reason: init.reason,
+    agent: init.agent,
+    model: init.model,
+    cause: init.cause,
+  });
 }
+
+/** Whether `value` is an error of the container (see {@link containerError}). */
+export function isContainerError(value: unknown): value is ConfigError {
+  return ConfigError.is(value, 'container');
+}
+
+const TEARDOWN_KIND = 'ScopeTeardownError';
 
 /**
  * Tearing down a request scope failed: one or more `@preDestroy` / deactivation hooks threw.
@@ -73,7 +69,11 @@ export class ContainerError extends GolemError {
  * produced is lost. When the work failed, its own error is what rejects and this error is attached
  * to it as `suppressed` (see `runInScope`).
  */
-export class ScopeTeardownError extends ContainerError {
+export class ScopeTeardownError extends GolemError {
+  /** Always `teardown-failed`. */
+  readonly reason = 'teardown-failed' as const;
+  /** The agent class whose scope was torn down, by name. */
+  readonly agent: string;
   /** Every teardown failure, in teardown order. */
   readonly failures: readonly unknown[];
   /** Whether the work inside the scope completed before the teardown failed. */
@@ -89,14 +89,13 @@ export class ScopeTeardownError extends ContainerError {
     const first = describeError(failures[0]);
     const count = failures.length === 1 ? 'a teardown hook' : `${failures.length} teardown hooks`;
     super(
+      TEARDOWN_KIND,
       `${agent}: request scope teardown failed: ${count} threw (first: ${first}); ` +
         (outcome.completed
           ? 'the run completed and its result is on `result`; '
           : 'the run had already failed and its error is what was thrown; ') +
         'make the @preDestroy and deactivation hooks of request-scoped services handle their own failures',
       {
-        reason: 'teardown-failed',
-        agent,
         cause:
           failures.length === 1
             ? failures[0]
@@ -106,24 +105,18 @@ export class ScopeTeardownError extends ContainerError {
               ),
       },
     );
+    this.agent = agent;
     this.failures = failures;
     this.completed = outcome.completed;
     this.result = outcome.result;
   }
 
   /** Brand check that works across package copies. */
-  static override is(value: unknown): value is ScopeTeardownError {
-    if (!ContainerError.is(value)) return false;
-    try {
-      return value.reason === 'teardown-failed';
-    } catch {
-      return false; // a forged brand on a hostile object
-    }
-  }
+  static readonly is = brandGuard<ScopeTeardownError>(TEARDOWN_KIND);
 }
 
-/** Builds the shared model wiring's errors as {@link ContainerError}s. */
-export const containerFail: WiringFail = (message, init) => new ContainerError(message, init);
+/** Builds the shared model wiring's errors as container `ConfigError`s. */
+export const containerFail: WiringFail = (message, init) => containerError(message, init);
 
 /** The display name of a class, for messages. */
 export function nameOf(target: unknown): string {
@@ -133,10 +126,10 @@ export function nameOf(target: unknown): string {
 }
 
 /** `error` again, its message prefixed with the agent that needed it (once). */
-export function forAgent(error: ContainerError, agent: string): ContainerError {
+export function forAgent(error: ConfigError, agent: string): ConfigError {
   if (error.agent !== undefined) return error;
-  return new ContainerError(`${agent}: ${error.message}`, {
-    reason: error.reason,
+  return containerError(`${agent}: ${error.message}`, {
+    reason: error.reason as ContainerErrorReason,
     agent,
     ...(error.model !== undefined && { model: error.model }),
     cause: error.cause ?? error,

@@ -2,7 +2,8 @@ import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/core/index';
 import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
-import { ContainerError, containerFail } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { containerError, containerFail } from './errors';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
 import { applyChecked } from './model-bindings';
 import type { ModelFactory, ModelSource } from './model-source';
@@ -34,7 +35,8 @@ export interface GolemModuleOptions extends ModelStringSettings {
   agentScope?: AgentScope;
   /**
    * The run store every agent of the container checkpoints its runs in (bound to `RUN_STORE`),
-   * e.g. `sqliteStore({ path: 'runs.db' })`: runs survive crashes, `resumeRun(runId)` continues them.
+   * e.g. `sqliteStore({ path: 'runs.db' })`: runs survive crashes, `resumeRun(runId)` continues
+   * them.
    */
   store?: RunStore;
   /**
@@ -46,8 +48,8 @@ export interface GolemModuleOptions extends ModelStringSettings {
   prices?: PriceTable;
 }
 
-function invalid(message: string): ContainerError {
-  return new ContainerError(`golemModule: ${message}`, { reason: 'invalid-options' });
+function invalid(message: string): ConfigError {
+  return containerError(`golemModule: ${message}`, { reason: 'invalid-options' });
 }
 
 function checkOptions(options: unknown): GolemModuleOptions {
@@ -83,7 +85,7 @@ function checkOptions(options: unknown): GolemModuleOptions {
  * factories and model strings lazily, once) and the listed agent classes, and gives the
  * container its model-string resolver (`resolveModel` with `env`, `testModel`, `fetch`,
  * `overrides`). Load it once per container. Options are checked here, eagerly; a class without
- * `@Agent` or an invalid model source is a {@link ContainerError}.
+ * `@Agent` or an invalid model source is a container `ConfigError`.
  *
  * ```ts
  * const container = new Container();

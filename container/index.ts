@@ -3,8 +3,8 @@
  * lazy factories, model strings), agent classes resolve with constructor injection into typed
  * engine agents (`container.get(agentOf(WeatherAgent))`), tests override models in one line, and
  * request scopes give each request its own collaborators. Needs inversify (7 or 8) and the peers
- * of `golem/decorators`, checked first (a `MissingPeerError` names the `npm install` command);
- * imports `reflect-metadata` first (through `golem/decorators`).
+ * of `golem/decorators`, checked first (a `missing-peer` `ConfigError` names the `npm install`
+ * command); imports `reflect-metadata` first (through `golem/decorators`).
  * @packageDocumentation
  */
 import './peers';
@@ -30,5 +30,4 @@ export { overrideModel, withModelOverrides } from './overrides';
 export type { OverrideTarget } from './overrides';
 export { createRequestScope, runInScope } from './request-scope';
 export type { ScopeSetup, RunInScopeOptions } from './request-scope';
-export { ContainerError, ScopeTeardownError } from './errors';
-export type { ContainerErrorReason, ContainerErrorInit } from './errors';
+export { ScopeTeardownError } from './errors';

@@ -1,7 +1,7 @@
 import type { Bind, BindToFluentSyntax, ResolutionContext, ServiceIdentifier } from 'inversify';
 import type { Model } from '../src/core/index';
 import { checkFactoryModel, factoryFailure } from '../src/providers/resolve/wiring';
-import { ContainerError, containerFail } from './errors';
+import { containerError, containerFail, isContainerError } from './errors';
 import {
   checkModelSource,
   isModelString,
@@ -82,7 +82,7 @@ export function modelFor(ctx: ResolutionContext, name: string): Model {
   const strings = modelStringsOf(ctx);
   const spec = isModelString(name);
   if (spec && strings.resolveUnbound) return strings.resolve(name);
-  throw new ContainerError(unboundMessage(name, spec), { reason: 'unbound-model', model: name });
+  throw containerError(unboundMessage(name, spec), { reason: 'unbound-model', model: name });
 }
 
 /**
@@ -93,7 +93,7 @@ export function boundModel(ctx: Pick<ResolutionContext, 'get'>, name: string): M
   try {
     return ctx.get(modelToken(name), { optional: true });
   } catch (error) {
-    if (ContainerError.is(error) && error.reason === 'unbound-model' && error.model === name)
+    if (isContainerError(error) && error.reason === 'unbound-model' && error.model === name)
       return undefined;
     throw error;
   }
@@ -131,12 +131,12 @@ function runFactory(ctx: ResolutionContext, name: string, factory: ModelFactory)
   try {
     value = factory(context);
   } catch (error) {
-    if (ContainerError.is(error)) throw error;
+    if (isContainerError(error)) throw error;
     throw factoryFailure(name, error, containerFail);
   }
   if (isThenable(value)) {
     Promise.resolve(value).catch(() => undefined);
-    throw new ContainerError(
+    throw containerError(
       `the model factory bound to "${name}" returned a Promise; return the model itself (adapters are built synchronously; do async setup before creating the container)`,
       { reason: 'invalid-model', model: name },
     );

@@ -14,7 +14,7 @@ const defaultTestModel: TestModelFactory = (name) => new TestModel({ name });
 /**
  * One container's model-string resolver: `resolveModel` with the container's environment and
  * options, each string resolved once (the adapter is kept); its failures are `model-failed`
- * `ContainerError`s. Bound by `golemModule`.
+ * container `ConfigError`s. Bound by `golemModule`.
  */
 export function containerModelStrings(settings: ModelStringSettings = {}): ModelStrings {
   return new ModelStrings(settings, { testModel: defaultTestModel, fail: containerFail });

@@ -1,6 +1,6 @@
 import type { AgentResolver } from './resolve-agent';
 import { resolveAgent } from './resolve-agent';
-import { ContainerError } from './errors';
+import { containerError } from './errors';
 import type { AgentClass, ResolvedAgent } from './tokens';
 import { agentOf, definitionOf, unboundAgent } from './tokens';
 
@@ -12,7 +12,8 @@ import { agentOf, definitionOf, unboundAgent } from './tokens';
  * A class that is not bound fails here, when the worker is configured, not at its first job.
  *
  * ```ts no-check
- * const worker = await runWorker({ connection, store, agents: queueAgents(container, [WeatherAgent]) });
+ * const worker = await runWorker({ connection, store, agents: queueAgents(container,
+ * [WeatherAgent]) });
  * ```
  */
 export function queueAgents<const C extends readonly AgentClass[]>(
@@ -25,7 +26,7 @@ export function queueAgents<const C extends readonly AgentClass[]>(
     if (!container.isBound(agentOf(target))) throw unboundAgent(className);
     const name = target.name;
     if (name in registry)
-      throw new ContainerError(
+      throw containerError(
         `two agent classes are named ${name}; a queue addresses agents by class name, so give each class a unique name`,
         { reason: 'invalid-options', agent: name },
       );

@@ -6,7 +6,7 @@ export type AgentResolver = Pick<Container, 'get' | 'isBound'>;
 
 /**
  * The engine agent of the bound agent class `target`, ready to run and typed from the class:
- * the same as `container.get(agentOf(target))`, with a {@link ContainerError} naming the fix when
+ * the same as `container.get(agentOf(target))`, with a container `ConfigError` naming the fix when
  * the class is not an agent (`not-an-agent`) or is not bound (`unbound-agent`).
  *
  * ```ts

@@ -1,9 +1,10 @@
 import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { DepsOf, OutputOf, PausableOf } from '../decorators/index';
-import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
+import { compileAgentClass } from '../decorators/index';
 import type { AgentDefinition } from '../decorators/index';
 import { checkModelName as checkName } from '../src/providers/resolve/wiring';
-import { ContainerError, containerFail, nameOf } from './errors';
+import { ConfigError } from '../src/core/index';
+import { containerError, containerFail, nameOf } from './errors';
 
 /**
  * A typed service identifier: an abstract class standing for a `T`. Inversify infers `T` from
@@ -82,13 +83,11 @@ export function modelToken(name: string): Token<Model> {
   checkModelName(name, 'modelToken');
   let token = registry.models.get(name);
   if (token === undefined) {
-    token = makeToken<Model>(
-      `model(${name})`,
-      () =>
-        new ContainerError(`no model is bound to "${name}"`, {
-          reason: 'unbound-model',
-          model: name,
-        }),
+    token = makeToken<Model>(`model(${name})`, () =>
+      containerError(`no model is bound to "${name}"`, {
+        reason: 'unbound-model',
+        model: name,
+      }),
     );
     registry.models.set(name, token);
   }
@@ -102,25 +101,26 @@ export function checkModelName(name: unknown, where: string): asserts name is st
 
 /**
  * The compiled definition of an agent class; a class without `@Agent` (or a non-class) is a
- * `not-an-agent` {@link ContainerError}. Other declaration mistakes stay `AgentDefinitionError`s.
+ * `not-an-agent` container `ConfigError`. Other declaration mistakes stay `ConfigError`s of
+ * component `decorators`.
  */
 export function definitionOf(target: unknown): AgentDefinition {
   try {
     return compileAgentClass(target);
   } catch (error) {
-    if (!AgentDefinitionError.is(error) || error.kind !== 'not-an-agent') throw error;
+    if (!ConfigError.is(error, 'decorators', 'not-an-agent')) throw error;
     const name = nameOf(target);
     const message =
       typeof target === 'function'
         ? `${name} is not an agent class: it has no @Agent decorator; decorate it with @Agent({ model: 'default' }) from golem/decorators`
         : `expected an agent class, got ${name}; pass the class decorated with @Agent (an undefined class often means a circular import)`;
-    throw new ContainerError(message, { reason: 'not-an-agent', agent: name, cause: error });
+    throw containerError(message, { reason: 'not-an-agent', agent: name, cause: error });
   }
 }
 
 /** The `unbound-agent` error for the agent class named `name`. */
-export function unboundAgent(name: string): ContainerError {
-  return new ContainerError(
+export function unboundAgent(name: string): ConfigError {
+  return containerError(
     `${name} is not bound in this container; add it to golemModule({ agents: [${name}] }) or call bindAgent(container, ${name})`,
     { reason: 'unbound-agent', agent: name },
   );
@@ -130,7 +130,7 @@ export function unboundAgent(name: string): ContainerError {
  * The typed token of the engine agent built for the agent class `target`:
  * `container.get(agentOf(WeatherAgent))` is an `Agent<User, Forecast>` (from the class's markers),
  * and `@inject(agentOf(WeatherAgent))` injects it. Bind the class first (`golemModule({ agents })`
- * or `bindAgent`). Throws a `not-an-agent` {@link ContainerError} for a class without `@Agent`.
+ * or `bindAgent`). Throws a `not-an-agent` container `ConfigError` for a class without `@Agent`.
  */
 export function agentOf<C extends AgentClass>(target: C): AgentToken<C> {
   definitionOf(target);

@@ -17,7 +17,7 @@ import type {
 import type { AgentDefinition, ToolDefinitionInfo } from './compile/definition';
 import { compileAgentClass } from './compile/compile-agent';
 import { instructionsText } from './compile/compile-instructions';
-import { AgentDefinitionError, classNameOf, memberName } from './errors';
+import { agentDefinitionError, classNameOf, memberName } from './errors';
 import type { DepsOf, OutputOf, PausableOf } from './markers';
 import { boundGuardrails } from './bound-guardrails';
 
@@ -50,7 +50,7 @@ type Method = (this: object, ...args: unknown[]) => unknown;
  * validate their arguments into DTO instances and run on `instance` (`this` bound), its
  * `@Instructions` become the instructions, its `@Output` the schema and the validating decoder.
  * Typed from the class's markers: `Agent<DepsOf<T>, OutputOf<T>, PausableOf<T>>`. Throws
- * `AgentDefinitionError` for any declaration mistake.
+ * a `ConfigError` (component `decorators`) for any declaration mistake.
  *
  * ```ts
  * const agent = agentFromClass(new WeatherAgent(api), { model });
@@ -64,7 +64,7 @@ export function agentFromClass<T extends object>(
 ): EngineAgent<DepsOf<T>, OutputOf<T>, PausableOf<T>> {
   const value: unknown = instance;
   if (typeof value !== 'object' || value === null) {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'not-an-agent',
       typeof value === 'function'
         ? 'agentFromClass got the class, not an instance'
@@ -111,8 +111,8 @@ export function agentFromClass<T extends object>(
   try {
     return new EngineAgent(config) as unknown as EngineAgent<DepsOf<T>, OutputOf<T>, PausableOf<T>>;
   } catch (cause) {
-    if (!ConfigError.is(cause)) throw cause;
-    throw new AgentDefinitionError('invalid-option', cause.message, {
+    if (!ConfigError.is(cause, 'agent')) throw cause;
+    throw agentDefinitionError('invalid-option', cause.message, {
       className: definition.className,
       hint: 'check the model and the extra tools given to agentFromClass',
       cause,
@@ -123,7 +123,7 @@ export function agentFromClass<T extends object>(
 function methodOn(instance: object, definition: AgentDefinition, member: string | symbol): Method {
   const method: unknown = (instance as Record<string | symbol, unknown>)[member];
   if (typeof method !== 'function') {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'not-a-method',
       `the instance's ${memberName(member)} is ${typeof method}, not the decorated method`,
       {

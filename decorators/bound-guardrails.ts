@@ -6,7 +6,7 @@ import type {
   ToolGuardrail,
 } from '../src/core/index';
 import type { AgentDefinition, GuardrailDefinitionInfo } from './compile/definition';
-import { AgentDefinitionError, memberName } from './errors';
+import { agentDefinitionError, memberName } from './errors';
 
 type Check = (value: unknown, ctx: GuardrailContext<unknown>) => never;
 
@@ -63,7 +63,7 @@ function methodOf(
 ): Check {
   const method: unknown = (instance as Record<string | symbol, unknown>)[info.member];
   if (typeof method !== 'function')
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'not-a-method',
       `the instance's ${memberName(info.member)} is ${typeof method}, not the @Guardrail method`,
       {

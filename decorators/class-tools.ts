@@ -1,7 +1,7 @@
 import type { Tool } from '../src/core/index';
 import { boundTool } from './agent-from-class';
 import { compileAgentClass } from './compile/compile-agent';
-import { AgentDefinitionError, classNameOf } from './errors';
+import { agentDefinitionError, classNameOf } from './errors';
 import type { DepsOf } from './markers';
 
 /**
@@ -13,7 +13,7 @@ import type { DepsOf } from './markers';
 export function classTools<T extends object>(instance: T): Tool<DepsOf<T>>[] {
   const value: unknown = instance;
   if (typeof value !== 'object' || value === null) {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'not-an-agent',
       typeof value === 'function'
         ? 'classTools got the class, not an instance'

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../src/core/kit/error-base';
+import { ConfigError } from '../src/core/index';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message
@@ -58,38 +58,25 @@ export interface AgentDefinitionErrorInit {
 }
 
 /**
- * A decorated class declares something the builder cannot compile. `kind` says what; the message
- * names the class and member and says how to fix it. Identity works across copies of the package
- * through {@link AgentDefinitionError.is} (a `Symbol.for` brand), not only `instanceof`.
+ * A decorated class declares something the builder cannot compile: a {@link ConfigError} of
+ * component `decorators` whose `reason` says what. The message names the class and member and
+ * says how to fix it; `className`, `member` and `hint` are set when known.
  */
-export class AgentDefinitionError extends GolemError {
-  /** What is wrong (the brand, shared with every copy of the package, is `AgentDefinitionError`). */
-  declare readonly kind: AgentDefinitionErrorKind;
-  /** The class the mistake is in. */
-  readonly className: string;
-  /** The member the mistake is on, when there is one. */
-  readonly member: string | undefined;
-  /** How to fix it. */
-  readonly hint: string | undefined;
-
-  constructor(kind: AgentDefinitionErrorKind, message: string, init: AgentDefinitionErrorInit) {
-    const where = init.member === undefined ? init.className : `${init.className}.${init.member}`;
-    const hint = init.hint === undefined || init.hint === '' ? '' : `; ${init.hint}`;
-    super(
-      'AgentDefinitionError',
-      `${where}: ${message}${hint}`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
-    Object.defineProperty(this, 'kind', { value: kind, enumerable: true, writable: false });
-    this.className = init.className;
-    this.member = init.member;
-    this.hint = init.hint;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is AgentDefinitionError {
-    return hasKind(value, 'AgentDefinitionError');
-  }
+export function agentDefinitionError(
+  reason: AgentDefinitionErrorKind,
+  message: string,
+  init: AgentDefinitionErrorInit,
+): ConfigError {
+  const where = init.member === undefined ? init.className : `${init.className}.${init.member}`;
+  const hint = init.hint === undefined || init.hint === '' ? '' : `; ${init.hint}`;
+  return new ConfigError(`${where}: ${message}${hint}`, {
+    component: 'decorators',
+    reason,
+    className: init.className,
+    member: init.member,
+    hint: init.hint,
+    cause: init.cause,
+  });
 }
 
 /** The display name of a class, for messages. */

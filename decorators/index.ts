@@ -4,7 +4,7 @@
  * once into a frozen definition (tools with JSON Schemas from class-validator metadata,
  * instructions, output decoder); `agentFromClass` turns an instance into an engine `Agent`.
  * Needs the peers class-validator, class-transformer, class-validator-jsonschema and
- * reflect-metadata: it checks they are installed first (a `MissingPeerError` names the
+ * reflect-metadata: it checks they are installed first (a `missing-peer` `ConfigError` names the
  * `npm install` command), then imports `reflect-metadata` itself, so decorated classes always see
  * it. The other three load on first use (compiling a DTO, validating, `@Describe`, `@Nullable`),
  * which keeps importing this entry point cheap.
@@ -61,6 +61,3 @@ export { validateDto, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation/
 export { INPUT_LIMITS } from './validation/input-guard';
 export { MAX_PROBLEMS } from './validation/error-messages';
 export { snakeCase, TOOL_NAME } from './naming';
-
-export { AgentDefinitionError } from './errors';
-export type { AgentDefinitionErrorKind, AgentDefinitionErrorInit } from './errors';

@@ -60,8 +60,8 @@ export function memoised<T>(build: () => T): () => T {
 
 /**
  * A memoised loader of one peer module: the first call loads it (a missing install throws the
- * `MissingPeerError` of `golem/decorators`, naming the `npm install` command), later calls return
- * the loaded module.
+ * `missing-peer` `ConfigError` of `golem/decorators`, naming the `npm install` command), later
+ * calls return the loaded module.
  */
 function onFirstUse<T>(packageName: string, load: () => T): () => T {
   return memoised(() => {
@@ -101,5 +101,6 @@ export const jsonSchemaDecorators: () => typeof JsonSchemaDecorators = memoised(
   return require('class-validator-jsonschema/build/decorators') as typeof JsonSchemaDecorators;
 });
 
-// On import: every peer installed, or one MissingPeerError naming them all; none loaded yet.
+// On import: every peer installed, or one ConfigError (missing-peer) naming them all; none loaded
+// yet.
 checkPeers(ENTRY_POINT, PRESENCE);

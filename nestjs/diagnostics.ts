@@ -1,6 +1,6 @@
 import { Scope, type DynamicModule, type Provider } from '@nestjs/common';
 import { INQUIRER, ModulesContainer } from '@nestjs/core';
-import { GolemNestError, nameOf } from './errors';
+import { nestError, nameOf } from './errors';
 import { modulesOf, type NestModuleView } from './feature-host';
 import { injectedAgents, injectionTokenOf, type AgentClass } from './tokens';
 
@@ -21,7 +21,7 @@ function unregistered(agent: AgentClass, inquirer: unknown, container: ModulesCo
     consumerName === undefined ? [] : ownersOf(container, consumer).map((m) => nameOf(m.metatype));
   const module = owners.length > 0 ? owners.join(', ') : undefined;
   const where = module ?? 'the module that injects it';
-  throw new GolemNestError(
+  throw nestError(
     `${consumerName ?? 'a provider'}${module === undefined ? '' : ` (in ${module})`} injects ${name} with @InjectAgent, but ${where} does not register it: add GolemModule.forFeature([${name}]) to the imports of ${where}, or import the module that does (forFeature exports the agent to its importer)`,
     { reason: 'unregistered-agent', agent: name, ...(module !== undefined && { module }) },
   );
@@ -29,10 +29,10 @@ function unregistered(agent: AgentClass, inquirer: unknown, container: ModulesCo
 
 /**
  * The global module that turns Nest's "can't resolve dependencies" for an `@InjectAgent` whose
- * agent no reachable `forFeature` registers into an `unregistered-agent` {@link GolemNestError}
- * naming the module and the fix. Each provider is transient, so it is built only when something
- * actually injects it, knowing who (`INQUIRER`); a registered agent is always found first (the
- * importing module's own imports come before global modules). The provider list is read when
+ * agent no reachable `forFeature` registers into an `unregistered-agent` `golem/nestjs`
+ * `ConfigError` naming the module and the fix. Each provider is transient, so it is built only when
+ * something actually injects it, knowing who (`INQUIRER`); a registered agent is always found first
+ * (the importing module's own imports come before global modules). The provider list is read when
  * Nest scans the application, after every `@InjectAgent` has run.
  */
 export function diagnosticsModule(): DynamicModule {

@@ -1,4 +1,5 @@
-import { GolemError } from '../src/core/index';
+import { ConfigError, GolemError } from '../src/core/index';
+import { brandGuard } from '../src/core/kit/error-base';
 import type { WiringFail } from '../src/providers/resolve/wiring';
 
 /**
@@ -17,8 +18,10 @@ import type { WiringFail } from '../src/providers/resolve/wiring';
  *   that threw); `cause` is the original error;
  * - `request-scoped-dependency`: a singleton agent injects a `REQUEST`-scoped provider;
  * - `invalid-options`: the options of a `GolemModule` function are invalid;
- * - `missing-store`: the injected run store is used, but `GolemModule.forRoot` was given none;
- * - `shutdown-failed`: closing a registered closable failed on application shutdown.
+ * - `missing-store`: the injected run store is used, but `GolemModule.forRoot` was given none.
+ *
+ * Closing the registered closables on shutdown is not configuration: it fails with an internal
+ * `ShutdownError` (kind `ShutdownError`).
  */
 export type GolemNestErrorReason =
   | 'missing-peer'
@@ -30,10 +33,9 @@ export type GolemNestErrorReason =
   | 'model-failed'
   | 'request-scoped-dependency'
   | 'invalid-options'
-  | 'missing-store'
-  | 'shutdown-failed';
+  | 'missing-store';
 
-/** Details of a {@link GolemNestError}. */
+/** Details of a `golem/nestjs` configuration error. */
 export interface GolemNestErrorInit {
   reason: GolemNestErrorReason;
   /** The Nest module involved, by class name (`WeatherModule`). */
@@ -45,44 +47,48 @@ export interface GolemNestErrorInit {
   cause?: unknown;
 }
 
-const KIND = 'GolemNestError';
+/**
+ * `golem/nestjs` cannot build or give what was asked: a {@link ConfigError} of component `nestjs`.
+ * `reason` says why; the message names the Nest module, the agent or model, and the fix; `module`,
+ * `agent` and `model` are set when one is involved.
+ */
+export function nestError(message: string, init: GolemNestErrorInit): ConfigError {
+  return new ConfigError(message, {
+    component: 'nestjs',
+    reason: init.reason,
+    module: init.module,
+    agent: init.agent,
+    model: init.model,
+    cause: init.cause,
+  });
+}
+
+/** Whether `value` is a configuration error of `golem/nestjs` (see {@link nestError}). */
+export function isNestError(value: unknown): value is ConfigError {
+  return ConfigError.is(value, 'nestjs');
+}
+
+const SHUTDOWN_KIND = 'ShutdownError';
 
 /**
- * `golem/nestjs` cannot build or give what was asked. `reason` says why; the message names the
- * Nest module, the agent or model, and the fix. Identity works across copies of the package
- * through {@link GolemNestError.is} (a `Symbol.for` brand), not only `instanceof`.
+ * Closing one or more registered closables on application shutdown failed; `cause` is the only
+ * failure, or an `AggregateError` of them all. Internal: reach it with
+ * `hasKind(error, 'ShutdownError')`.
  */
-export class GolemNestError extends GolemError {
-  /** Why (see {@link GolemNestErrorReason}). */
-  readonly reason: GolemNestErrorReason;
-  /** The Nest module involved, by class name, when there is one. */
-  readonly module: string | undefined;
-  /** The agent class involved, by name, when there is one. */
-  readonly agent: string | undefined;
-  /** The model name involved, when there is one. */
-  readonly model: string | undefined;
+export class ShutdownError extends GolemError {
+  /** Always `shutdown-failed`. */
+  readonly reason = 'shutdown-failed' as const;
 
-  constructor(message: string, init: GolemNestErrorInit) {
-    super(KIND, message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.reason = init.reason;
-    this.module = init.module;
-    this.agent = init.agent;
-    this.model = init.model;
+  constructor(message: string, options: { cause: unknown }) {
+    super(SHUTDOWN_KIND, message, options);
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is GolemNestError {
-    if (!GolemError.isGolemError(value)) return false;
-    try {
-      return value.kind === KIND;
-    } catch {
-      return false; // a forged brand on a hostile object
-    }
-  }
+  static readonly is = brandGuard<ShutdownError>(SHUTDOWN_KIND);
 }
 
-/** Builds the shared model wiring's errors as {@link GolemNestError}s. */
-export const nestFail: WiringFail = (message, init) => new GolemNestError(message, init);
+/** Builds the shared model wiring's errors as `golem/nestjs` configuration errors. */
+export const nestFail: WiringFail = (message, init) => nestError(message, init);
 
 /** The display name of a class (or of anything given instead of one), for messages. */
 export function nameOf(target: unknown): string {

@@ -9,7 +9,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { ModuleRef, type ContextId, type ModulesContainer } from '@nestjs/core';
-import { GolemNestError, nameOf } from './errors';
+import { nestError, nameOf } from './errors';
 import type { AgentClass } from './tokens';
 
 /** The parts of a Nest module (`@nestjs/core`'s `Module`) read here; stable since Nest 8. */
@@ -28,7 +28,8 @@ export function modulesOf(container: ModulesContainer): NestModuleView[] {
   return [...(container.values() as Iterable<unknown>)] as NestModuleView[];
 }
 
-// Nest's metadata keys for constructor dependencies (`@nestjs/common/constants`, unchanged since Nest 5).
+// Nest's metadata keys for constructor dependencies (`@nestjs/common/constants`, unchanged since
+// Nest 5).
 const PARAMTYPES = 'design:paramtypes';
 const SELF_DECLARED = 'self:paramtypes';
 
@@ -119,7 +120,7 @@ export class FeatureHost
       }
       if (scope !== Scope.REQUEST) continue;
       const agent = nameOf(target);
-      throw new GolemNestError(
+      throw nestError(
         `${agent} (registered with GolemModule.forFeature in ${this.moduleName}) injects ${tokenName(token)}, which is REQUEST-scoped (or depends on a REQUEST-scoped provider), but the agent is a singleton built once at startup: pass per-request data through the run's deps (agent.run(prompt, { deps })), or register the agent per request with GolemModule.forFeature([{ agent: ${agent}, scope: 'request' }])`,
         { reason: 'request-scoped-dependency', agent, module: this.moduleName },
       );
@@ -170,7 +171,7 @@ export function findHost(
   const hosts = own === undefined ? [] : modules.filter((m) => m.imports.has(own));
   const call = `GolemModule.forFeature([${agents.join(', ')}])`;
   if (hosts.length !== 1) {
-    throw new GolemNestError(
+    throw nestError(
       hosts.length === 0
         ? `${call} is not imported by any module; put it in the imports of the feature module whose providers the agents inject`
         : `the same ${call} is imported by ${hosts.map((h) => nameOf(h.metatype)).join(' and ')}; call GolemModule.forFeature once in each module (agents are created in the context of the module that imports the call)`,
@@ -180,7 +181,7 @@ export function findHost(
   const host = hosts[0] as NestModuleView;
   const ref = host.providers.get(ModuleRef)?.instance as Partial<ModuleRef> | undefined;
   if (typeof ref?.create !== 'function' || typeof ref.introspect !== 'function') {
-    throw new GolemNestError(
+    throw nestError(
       `GolemModule: the module ${nameOf(host.metatype)} has no ModuleRef; this version of @nestjs/core is not supported (use Nest 10, 11 or 12)`,
       { reason: 'missing-peer', module: nameOf(host.metatype) },
     );

@@ -8,7 +8,8 @@ import {
 import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
 import type { Model, RunObserver, RunStore, Tool } from '../src/core/index';
 import { agentFromClass } from '../decorators/index';
-import { GolemNestError, nameOf } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { nestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
 import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
@@ -85,8 +86,8 @@ interface Entry {
 
 const WHERE = 'GolemModule.forFeature';
 
-function invalid(message: string, agent?: string): GolemNestError {
-  return new GolemNestError(`${WHERE}: ${message}`, {
+function invalid(message: string, agent?: string): ConfigError {
+  return nestError(`${WHERE}: ${message}`, {
     reason: 'invalid-options',
     ...(agent !== undefined && { agent }),
   });
@@ -134,8 +135,8 @@ function checkEntry(entry: unknown, index: number, defaults: GolemFeatureOptions
   };
 }
 
-function missingRoot(module: string): GolemNestError {
-  return new GolemNestError(
+function missingRoot(module: string): ConfigError {
+  return nestError(
     `${module} imports GolemModule.forFeature, but no module imports GolemModule.forRoot (or forRootAsync); add GolemModule.forRoot({ defaultModel: 'test' }) to the imports of your AppModule (it is global)`,
     { reason: 'missing-root', module },
   );
@@ -227,7 +228,7 @@ export function featureModule(
   const perRequest = entries.find((e) => e.scope === 'request');
   const core = nestCoreVersion();
   if (perRequest !== undefined && core !== undefined && !atLeast(core, 10, 3)) {
-    throw new GolemNestError(
+    throw nestError(
       `${WHERE}: scope 'request' (${perRequest.name}) needs @nestjs/core 10.3 or newer, found ${core} (older releases hand a request-scoped agent unfinished REQUEST-scoped providers): run \`npm install @nestjs/core@^10.3 @nestjs/common@^10.3\`, or keep the agent a singleton and pass per-request data in deps`,
       { reason: 'missing-peer', agent: perRequest.name },
     );

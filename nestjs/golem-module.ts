@@ -62,11 +62,11 @@ const shared: Provider[] = [
  * Golem in a NestJS application, shaped like `@nestjs/typeorm`:
  *
  * ```ts
- * @Module({ imports: [GolemModule.forFeature([WeatherAgent])], providers: [WeatherRepository], controllers: [WeatherController] })
- * class WeatherModule {}
+ * @Module({ imports: [GolemModule.forFeature([WeatherAgent])], providers: [WeatherRepository],
+ * controllers: [WeatherController] }) class WeatherModule {}
  *
- * @Module({ imports: [GolemModule.forRoot({ defaultModel: detectDefaultModel(process.env) }), WeatherModule] })
- * class AppModule {}
+ * @Module({ imports: [GolemModule.forRoot({ defaultModel: detectDefaultModel(process.env) }),
+ * WeatherModule] }) class AppModule {}
  * ```
  *
  * `forRoot` / `forRootAsync` (once, in the root module; global) hold the models by name;
@@ -80,7 +80,7 @@ export class GolemModule {
    * by `resolveModel`, aliases; `'test'` is the offline `TestModel`), the `GolemModels` registry,
    * the `GolemLifecycle` that closes `closables` on application shutdown, and the run `store`
    * every agent checkpoints in (`getRunStoreToken()`; yours to close). Options are checked here,
-   * eagerly (`invalid-options` {@link GolemNestError}).
+   * eagerly (`invalid-options` `golem/nestjs` `ConfigError`).
    */
   static forRoot(options: GolemModuleOptions = {}): DynamicModule {
     const checked = checkOptions(options, 'GolemModule.forRoot');

@@ -4,7 +4,7 @@
  * module, created by Nest in that module's context; `@InjectAgent(WeatherAgent)` injects the typed
  * engine agent; `getModelToken(name)` is what tests override; `sseFromRun` streams a run to an
  * `@Sse()` handler. Needs the optional peers `@nestjs/common`, `@nestjs/core` and `rxjs` (Nest 10,
- * 11 or 12); loading it without them throws a `missing-peer` `GolemNestError`. Imports
+ * 11 or 12); loading it without them throws a `missing-peer` `ConfigError`. Imports
  * `reflect-metadata` first (through `golem/decorators`).
  * @packageDocumentation
  */
@@ -53,6 +53,4 @@ export { GolemExceptionFilter, runErrorResponse } from './exception-filter';
 export type { RunErrorBody } from './exception-filter';
 export { GolemTestingModule, overrideModels } from './testing';
 export type { ProviderOverrider } from './testing';
-export { GolemNestError } from './errors';
-export type { GolemNestErrorReason, GolemNestErrorInit } from './errors';
 export { NEST_PEERS } from './peer';

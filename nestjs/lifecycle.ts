@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { describeError } from '../src/core/index';
-import { GolemNestError } from './errors';
+import { nestError, ShutdownError } from './errors';
 import type { Closable } from './options';
 
 /**
@@ -9,7 +9,7 @@ import type { Closable } from './options';
  * with {@link GolemLifecycle.register} (an MCP client connected in a provider's factory). They are
  * closed once, in reverse order of registration, on `onApplicationShutdown` (`app.close()`, or a
  * signal with `app.enableShutdownHooks()`); every one is closed even when another fails, and the
- * failures are reported together as a `shutdown-failed` {@link GolemNestError}.
+ * failures are reported together as a {@link ShutdownError}.
  */
 export class GolemLifecycle implements OnApplicationShutdown {
   private readonly closables: Closable[];
@@ -26,12 +26,12 @@ export class GolemLifecycle implements OnApplicationShutdown {
    */
   register<T extends Closable>(closable: T): T {
     if (typeof (closable as Partial<Closable> | null)?.close !== 'function') {
-      throw new GolemNestError('GolemLifecycle.register: the value has no close() method', {
+      throw nestError('GolemLifecycle.register: the value has no close() method', {
         reason: 'invalid-options',
       });
     }
     if (this.closing !== undefined) {
-      throw new GolemNestError(
+      throw nestError(
         'GolemLifecycle.register: the application is shutting down; close the resource yourself',
         { reason: 'invalid-options' },
       );
@@ -63,10 +63,9 @@ export class GolemLifecycle implements OnApplicationShutdown {
     this.closables.length = 0;
     if (failures.length === 0) return;
     const count = failures.length === 1 ? 'a closable' : `${failures.length} closables`;
-    throw new GolemNestError(
+    throw new ShutdownError(
       `GolemModule: closing ${count} on application shutdown failed (first: ${describeError(failures[0])}); the others were closed`,
       {
-        reason: 'shutdown-failed',
         cause:
           failures.length === 1
             ? failures[0]

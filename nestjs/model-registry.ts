@@ -1,7 +1,7 @@
 import type { Model } from '../src/core/index';
 import { checkFactoryModel, factoryFailure, ModelStrings } from '../src/providers/resolve/wiring';
 import { TestModel } from '../src/testing/index';
-import { GolemNestError, nestFail } from './errors';
+import { nestError, nestFail, isNestError } from './errors';
 import {
   isModelString,
   type CheckedSource,
@@ -56,7 +56,7 @@ export class GolemModels {
   }
 
   /**
-   * The model bound to `name`, built on first use. Rejects with a {@link GolemNestError}:
+   * The model bound to `name`, built on first use. Rejects with a `golem/nestjs` `ConfigError`:
    * `unbound-model` (nothing binds the name), `model-failed` (a model string cannot be resolved, a
    * factory threw) or `invalid-model` (a factory returned something that is not a model).
    */
@@ -93,7 +93,7 @@ export class GolemModels {
         return Promise.resolve(this.strings.resolve(source.spec, name));
       case 'alias':
         if (chain.includes(source.target) || source.target === name) {
-          throw new GolemNestError(
+          throw nestError(
             `GolemModule: the model aliases ${[...chain, name, source.target].map((n) => `"${n}"`).join(' -> ')} form a cycle; bind one of them to a model or a model string`,
             { reason: 'invalid-options', model: name },
           );
@@ -115,7 +115,7 @@ export class GolemModels {
     try {
       value = await factory(context);
     } catch (error) {
-      if (GolemNestError.is(error)) throw error;
+      if (isNestError(error)) throw error;
       throw factoryFailure(name, error, nestFail);
     }
     return checkFactoryModel(name, value, nestFail);
@@ -133,7 +133,7 @@ export class GolemModels {
       name === 'default'
         ? "GolemModule.forRoot({ defaultModel: 'openai:gpt-4o-mini' }) (or detectDefaultModel(process.env))"
         : `GolemModule.forRoot({ models: { ${JSON.stringify(name)}: 'openai:gpt-4o-mini' } })`;
-    return new GolemNestError(
+    return nestError(
       `${head}; bind it with ${bind}, or in a test override it: .overrideProvider(getModelToken(${quote(name)})).useValue(new TestModel())`,
       {
         reason: 'unbound-model',

@@ -2,7 +2,8 @@ import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { isRecord } from '../src/core/index';
 import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
-import { GolemNestError, nestFail } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { nestError, nestFail } from './errors';
 import type { CheckedSource, ModelFactory, ModelSource, ModelStringSettings } from './model-source';
 import type { RunOwnerOf } from './run-owner';
 import { checkStore } from './run-store';
@@ -34,8 +35,8 @@ export interface GolemModuleOptions extends ModelStringSettings {
   /**
    * The run store every agent `forFeature` builds checkpoints its runs in (durable runs), e.g.
    * `sqliteStore({ path: 'runs.db' })`; injected with `@InjectRunStore()`. A store given to
-   * `forRoot` is yours to close (list it in `closables` to have it closed on shutdown); one returned
-   * by `forRootAsync`'s factory is the module's, closed on application shutdown.
+   * `forRoot` is yours to close (list it in `closables` to have it closed on shutdown); one
+   * returned by `forRootAsync`'s factory is the module's, closed on application shutdown.
    */
   store?: RunStore;
   /**
@@ -68,8 +69,8 @@ export interface CheckedOptions {
   readonly closesStore: boolean;
 }
 
-function invalid(where: string, message: string): GolemNestError {
-  return new GolemNestError(`${where}: ${message}`, { reason: 'invalid-options' });
+function invalid(where: string, message: string): ConfigError {
+  return nestError(`${where}: ${message}`, { reason: 'invalid-options' });
 }
 
 /** Validates `forRoot` options (or what a `forRootAsync` factory returned). */

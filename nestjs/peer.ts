@@ -1,4 +1,4 @@
-import { GolemNestError } from './errors';
+import { nestError } from './errors';
 
 /** The packages `golem/nestjs` needs beside golem: its optional peer dependencies. */
 export const NEST_PEERS: readonly string[] = Object.freeze([
@@ -10,7 +10,8 @@ export const NEST_PEERS: readonly string[] = Object.freeze([
 /** Loads one module by name (a `require`); inject one to test a missing install. */
 export type PeerLoader = (id: string) => unknown;
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peers: checked before the rest of golem/nestjs loads them
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peers: checked before
+// the rest of golem/nestjs loads them
 const requirePeer: PeerLoader = (id) => require(id) as unknown;
 
 function isMissing(error: unknown, id: string): boolean {
@@ -24,7 +25,8 @@ function isMissing(error: unknown, id: string): boolean {
 }
 
 /**
- * Loads the peers of `golem/nestjs` and throws a `missing-peer` {@link GolemNestError} naming the
+ * Loads the peers of `golem/nestjs` and throws a `missing-peer` `golem/nestjs` `ConfigError` naming
+ * the
  * `npm install` command when one is not installed (any other load failure propagates as is).
  * `golem/nestjs` runs it first, before anything else imports a peer.
  */
@@ -40,7 +42,7 @@ export function checkNestPeers(load: PeerLoader = requirePeer): void {
   }
   if (missing.length === 0) return;
   const list = missing.join(' ');
-  throw new GolemNestError(
+  throw nestError(
     `golem/nestjs needs ${missing.length === 1 ? 'the package' : 'the packages'} ${list}, ${missing.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies'} of golem that ${missing.length === 1 ? 'is' : 'are'} not installed: run \`npm install ${list}\` (Nest 10, 11 or 12)`,
     { reason: 'missing-peer' },
   );

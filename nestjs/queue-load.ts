@@ -7,7 +7,7 @@ export type QueueModule = typeof QueueEntry;
 /**
  * Loads `golem/queue` when the Nest queue module is first configured — never when `golem/nestjs`
  * itself loads, so an application without BullMQ and ioredis keeps working. Without them it throws
- * the entry point's `MissingPeerError` naming the `npm install` command.
+ * the entry point's `missing-peer` `ConfigError` naming the `npm install` command.
  */
 export function loadQueue(): QueueModule {
   return require('../src/queue/index') as QueueModule;

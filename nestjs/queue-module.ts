@@ -10,7 +10,7 @@ import {
 import type { RunQueue, RunQueueOptions } from '../src/queue/index';
 import { isRecord } from '../src/core/index';
 import type { RunStore } from '../src/core/index';
-import { GolemNestError } from './errors';
+import { nestError } from './errors';
 import { loadQueue } from './queue-load';
 import { configuredStore, getRunStoreToken } from './run-store';
 import {
@@ -68,7 +68,7 @@ function checkOptions(options: unknown, where: string): GolemQueueModuleOptions 
     options.connection === undefined ||
     (options.store !== undefined && !isRecord(options.store))
   )
-    throw new GolemNestError(
+    throw nestError(
       `${where}: options must be an object with the Redis connection and, unless GolemModule.forRoot has one, the run store: { connection: 'redis://…' or { host, port }, store }`,
       { reason: 'invalid-options' },
     );
@@ -83,7 +83,7 @@ function withStore(
 ): RunQueueOptions {
   const store = options.store ?? configuredStore(rootStore);
   if (store === undefined)
-    throw new GolemNestError(
+    throw nestError(
       `${where}: no run store: give one here ({ connection, store }) or to GolemModule.forRoot({ store }), which the queue then shares`,
       { reason: 'invalid-options' },
     );
@@ -180,7 +180,7 @@ export class GolemQueueModule {
   static forRootAsync(options: GolemQueueModuleAsyncOptions): DynamicModule {
     loadQueue();
     if (!isRecord(options) || typeof options.useFactory !== 'function')
-      throw new GolemNestError('GolemQueueModule.forRootAsync: useFactory must be a function', {
+      throw nestError('GolemQueueModule.forRootAsync: useFactory must be a function', {
         reason: 'invalid-options',
       });
     const factory = options.useFactory as (...args: unknown[]) => unknown;
@@ -207,7 +207,7 @@ export class GolemQueueModule {
   static registerWorker(options: GolemQueueWorkerOptions): DynamicModule {
     loadQueue();
     if (!isRecord(options) || !('agents' in options))
-      throw new GolemNestError(
+      throw nestError(
         'GolemQueueModule.registerWorker: options must name the agents the worker runs: { agents: [SupportAgent] }',
         { reason: 'invalid-options' },
       );

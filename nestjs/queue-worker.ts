@@ -12,7 +12,8 @@ import type {
   RunWorker,
   RunWorkerOptions,
 } from '../src/queue/index';
-import { GolemNestError, nameOf } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { nestError, nameOf } from './errors';
 import { loadQueue } from './queue-load';
 import { definitionOf, getAgentToken, type AgentClass } from './tokens';
 
@@ -52,8 +53,8 @@ export interface GolemQueueWorkerOptions extends Omit<
   onError?: RunWorkerOptions['onError'];
 }
 
-function invalid(message: string): GolemNestError {
-  return new GolemNestError(`GolemQueueModule.registerWorker: ${message}`, {
+function invalid(message: string): ConfigError {
+  return nestError(`GolemQueueModule.registerWorker: ${message}`, {
     reason: 'invalid-options',
   });
 }
@@ -127,7 +128,7 @@ export class GolemQueueWorker implements OnApplicationBootstrap, BeforeApplicati
     try {
       this.ref.introspect(token);
     } catch (error) {
-      throw new GolemNestError(
+      throw nestError(
         `GolemQueueModule.registerWorker: ${nameOf(target)} is not registered: import GolemModule.forFeature([${nameOf(target)}]) in the application`,
         { reason: 'unregistered-agent', agent: nameOf(target), cause: error },
       );

@@ -6,7 +6,7 @@ import {
   type ExecutionContext,
   type PipeTransform,
 } from '@nestjs/common';
-import { GolemNestError } from './errors';
+import { nestError } from './errors';
 
 /**
  * Who a request acts for, as `GolemModule.forRoot({ runOwner })` reads it from the platform's
@@ -15,7 +15,8 @@ import { GolemNestError } from './errors';
  * `@RunOwner()` then answers 401.
  */
 export type RunOwnerOf = (
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's request type is the app's
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's request type is
+  // the app's
   request: any,
 ) => string | null | undefined | Promise<string | null | undefined>;
 
@@ -29,12 +30,12 @@ export class GolemRunOwner {
 
   /**
    * The owner of `request`: a non-empty string. Throws `UnauthorizedException` (401) when the
-   * function finds none, and an `invalid-options` {@link GolemNestError} when no function is
+   * function finds none, and an `invalid-options` `golem/nestjs` `ConfigError` when no function is
    * configured or it returns something else than a string.
    */
   async ownerOf(request: unknown): Promise<string> {
     if (this.of === undefined)
-      throw new GolemNestError(
+      throw nestError(
         "@RunOwner() needs the function that reads a request's owner: GolemModule.forRoot({ runOwner: (request) => request.user?.id })",
         { reason: 'invalid-options' },
       );
@@ -42,7 +43,7 @@ export class GolemRunOwner {
     if (owner === undefined || owner === null || owner === '')
       throw new UnauthorizedException('this request has no run owner');
     if (typeof owner !== 'string')
-      throw new GolemNestError(
+      throw nestError(
         `GolemModule.forRoot: runOwner must return a string (or undefined for no owner), got ${typeof owner}`,
         { reason: 'invalid-options' },
       );

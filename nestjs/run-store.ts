@@ -1,7 +1,8 @@
 import { Inject, type Type } from '@nestjs/common';
 import { isRecord } from '../src/core/index';
 import type { RunStore } from '../src/core/index';
-import { GolemNestError } from './errors';
+import type { ConfigError } from '../src/core/index';
+import { nestError } from './errors';
 import { makeToken } from './tokens';
 
 /** Shared by every copy of the package loaded in one process, like the other tokens. */
@@ -27,7 +28,7 @@ export function getRunStoreToken(): Type<RunStore> {
 /**
  * Injects the run store of `GolemModule.forRoot({ store })`:
  * `constructor(@InjectRunStore() private readonly store: RunStore)`. Without a configured store the
- * injected value is a stand-in whose every use throws a `missing-store` {@link GolemNestError}.
+ * injected value is a stand-in whose every use throws a `missing-store` `golem/nestjs` `ConfigError`.
  */
 export function InjectRunStore(): PropertyDecorator & ParameterDecorator {
   return Inject(token);
@@ -42,15 +43,15 @@ export function checkStore(store: unknown, where: string): RunStore | undefined 
     typeof store.replaceRun !== 'function' ||
     typeof store.transaction !== 'function'
   )
-    throw new GolemNestError(
+    throw nestError(
       `${where}: store must be a run store, e.g. sqliteStore({ path }) from golem/stores/sqlite`,
       { reason: 'invalid-options' },
     );
   return store as unknown as RunStore;
 }
 
-function missing(): GolemNestError {
-  return new GolemNestError(
+function missing(): ConfigError {
+  return nestError(
     'GolemModule has no run store, so the injected RunStore cannot be used: give one with GolemModule.forRoot({ store: sqliteStore({ path }) }) (or return it from the factory of forRootAsync)',
     { reason: 'missing-store' },
   );

@@ -1,9 +1,10 @@
 import { Inject, type Type } from '@nestjs/common';
 import type { Agent as EngineAgent, Model } from '../src/core/index';
 import type { AgentDefinition, DepsOf, OutputOf, PausableOf } from '../decorators/index';
-import { AgentDefinitionError, compileAgentClass } from '../decorators/index';
+import { compileAgentClass } from '../decorators/index';
 import { checkModelName as checkName } from '../src/providers/resolve/wiring';
-import { GolemNestError, nameOf, nestFail } from './errors';
+import { ConfigError } from '../src/core/index';
+import { nestError, nameOf, nestFail } from './errors';
 
 /** A concrete agent class: decorated with `@Agent`; Nest injects its constructor arguments. */
 export type AgentClass = new (...args: never[]) => object;
@@ -68,19 +69,20 @@ export function getModelToken(name = 'default'): Type<Model> {
 
 /**
  * The compiled definition of an agent class; a class without `@Agent` (or a non-class) is a
- * `not-an-agent` {@link GolemNestError}. Other declaration mistakes stay `AgentDefinitionError`s.
+ * `not-an-agent` `golem/nestjs` `ConfigError`. Other declaration mistakes stay `ConfigError`s of
+ * component `decorators`.
  */
 export function definitionOf(target: unknown, where: string): AgentDefinition {
   try {
     return compileAgentClass(target);
   } catch (error) {
-    if (!AgentDefinitionError.is(error) || error.kind !== 'not-an-agent') throw error;
+    if (!ConfigError.is(error, 'decorators', 'not-an-agent')) throw error;
     const name = nameOf(target);
     const message =
       typeof target === 'function'
         ? `${where}: ${name} is not an agent class: it has no @Agent decorator; decorate it with @Agent({ model: 'default' }) from golem/decorators`
         : `${where}: expected an agent class, got ${name}; pass the class decorated with @Agent (an undefined class usually means a circular import between files: move the agent to its own file)`;
-    throw new GolemNestError(message, { reason: 'not-an-agent', agent: name, cause: error });
+    throw nestError(message, { reason: 'not-an-agent', agent: name, cause: error });
   }
 }
 
@@ -89,7 +91,7 @@ export function definitionOf(target: unknown, where: string): AgentDefinition {
  * the class: `moduleRef.get(getAgentToken(WeatherAgent))` is an `Agent<User, Forecast>`. It is
  * provided (and exported) by the `GolemModule.forFeature([WeatherAgent])` that registers the
  * class; `overrideProvider(getAgentToken(WeatherAgent))` replaces the agent in a test. Throws a
- * `not-an-agent` {@link GolemNestError} for a class without `@Agent`.
+ * `not-an-agent` `golem/nestjs` `ConfigError` for a class without `@Agent`.
  */
 export function getAgentToken<C extends AgentClass>(target: C): Type<InjectedAgent<C>> {
   definitionOf(target, 'getAgentToken');
@@ -124,7 +126,7 @@ export function injectedAgents(): readonly AgentClass[] {
  * `constructor(@InjectAgent(WeatherAgent) private readonly weather: InjectedAgent<typeof
  * WeatherAgent>)`. The module must import `GolemModule.forFeature([WeatherAgent])`, or a module
  * that does (forFeature exports it); otherwise the application fails to start with an
- * `unregistered-agent` {@link GolemNestError} naming the module and the fix.
+ * `unregistered-agent` `golem/nestjs` `ConfigError` naming the module and the fix.
  */
 export function InjectAgent(target: AgentClass): PropertyDecorator & ParameterDecorator {
   definitionOf(target, 'InjectAgent');

@@ -8,8 +8,7 @@ import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { JsonSchema } from '../../src/core/index';
-import { describeError } from '../../src/core/index';
-import { AgentDefinitionError } from '../errors';
+import { ConfigError, describeError } from '../../src/core/index';
 import { dtoSchema } from '../schema/dto-schema';
 import { parseSchemasArgs, SCHEMAS_USAGE, UsageError, type SchemasArgs } from './args';
 import { compareSchemas } from './compare';
@@ -148,7 +147,7 @@ function problemsOf(dto: new () => object, declared: JsonSchema): string[] {
   try {
     return compareSchemas(dtoSchema(dto), declared);
   } catch (error) {
-    if (!AgentDefinitionError.is(error)) throw error;
+    if (!ConfigError.is(error, 'decorators')) throw error;
     return [`cannot build its schema: ${error.message}`];
   }
 }

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { JsonSchema } from '../../src/core/index';
-import { GolemError, hasKind } from '../../src/core/kit/error-base';
+import { GolemError, brandGuard } from '../../src/core/kit/error-base';
 
 /** The part of typescript-json-schema's API the command uses. */
 interface Generator {
@@ -28,9 +28,7 @@ export class MissingGeneratorError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is MissingGeneratorError {
-    return hasKind(value, 'MissingGeneratorError');
-  }
+  static readonly is = brandGuard<MissingGeneratorError>('MissingGeneratorError');
 }
 
 /**

@@ -8,7 +8,7 @@
 import Module, { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { GolemError, hasKind } from '../../src/core/kit/error-base';
+import { GolemError, brandGuard } from '../../src/core/kit/error-base';
 
 /** The peer dependency that compiles the user's `.ts` files. */
 export const TYPESCRIPT_LOADER = '@swc-node/register';
@@ -49,9 +49,7 @@ export class TypeScriptLoaderError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is TypeScriptLoaderError {
-    return hasKind(value, 'TypeScriptLoaderError');
-  }
+  static readonly is = brandGuard<TypeScriptLoaderError>('TypeScriptLoaderError');
 }
 
 let registered = false;

@@ -1,7 +1,7 @@
 import { Agent as EngineAgent, ConfigError } from '../../src/core/index';
 import type { AgentConfig, Model, ModelResponse, Tool } from '../../src/core/index';
 import { AGENT_OPTION_NAMES, type AgentOptions } from '../agent-options';
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { agentDefinitionError, classNameOf } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type AgentRecord } from '../metadata';
 import type { AgentDefinition } from './definition';
 import { compileInstructions } from './compile-instructions';
@@ -14,18 +14,14 @@ const cache = new WeakMap<object, AgentDefinition>();
 /**
  * Compiles a decorated class into its frozen definition: options, instructions, tools (with
  * schemas and validators) and output. Compiled once per class (cached); building again returns
- * the same definition. Every declaration mistake throws {@link AgentDefinitionError}.
+ * the same definition. Every declaration mistake throws `ConfigError` (component `decorators`).
  */
 export function compileAgentClass(target: unknown): AgentDefinition {
   if (typeof target !== 'function') {
-    throw new AgentDefinitionError(
-      'not-an-agent',
-      `expected an agent class, got ${typeof target}`,
-      {
-        className: classNameOf(target),
-        hint: 'pass the class decorated with @Agent(...)',
-      },
-    );
+    throw agentDefinitionError('not-an-agent', `expected an agent class, got ${typeof target}`, {
+      className: classNameOf(target),
+      hint: 'pass the class decorated with @Agent(...)',
+    });
   }
   const cached = cache.get(target);
   if (cached !== undefined) return cached;
@@ -56,7 +52,7 @@ function mergedOptions(target: object, className: string): AgentOptions {
     declared = true;
     for (const [key, value] of Object.entries(record.options as Record<string, unknown>)) {
       if (!(AGENT_OPTION_NAMES as readonly string[]).includes(key)) {
-        throw new AgentDefinitionError('invalid-option', `@Agent has an unknown option "${key}"`, {
+        throw agentDefinitionError('invalid-option', `@Agent has an unknown option "${key}"`, {
           className: classNameOf(owner),
           hint: `the options are ${AGENT_OPTION_NAMES.join(', ')}`,
         });
@@ -65,13 +61,13 @@ function mergedOptions(target: object, className: string): AgentOptions {
     }
   }
   if (!declared) {
-    throw new AgentDefinitionError('not-an-agent', 'the class has no @Agent decorator', {
+    throw agentDefinitionError('not-an-agent', 'the class has no @Agent decorator', {
       className,
       hint: "decorate it with @Agent({ model: 'default' }) (from golem/decorators)",
     });
   }
   if (merged.model !== undefined && (typeof merged.model !== 'string' || merged.model === '')) {
-    throw new AgentDefinitionError('invalid-option', '@Agent model must be a binding name', {
+    throw agentDefinitionError('invalid-option', '@Agent model must be a binding name', {
       className,
       hint: "pass a name such as 'default'; give the model object to agentFromClass",
     });
@@ -91,7 +87,7 @@ const placeholderModel: Model = {
 function checkAssembled(definition: AgentDefinition): void {
   const { output, className } = definition;
   if (output?.mode === 'tool' && definition.tools.some((tool) => tool.name === output.name)) {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'duplicate-tool',
       `the output tool "${output.name}" has the name of a tool`,
       { className, hint: "rename one: @Output(Dto, { mode: 'tool', name: '…' })" },
@@ -119,8 +115,8 @@ function checkAssembled(definition: AgentDefinition): void {
   try {
     new EngineAgent(config);
   } catch (cause) {
-    if (!ConfigError.is(cause)) throw cause;
-    throw new AgentDefinitionError('invalid-option', cause.message, {
+    if (!ConfigError.is(cause, 'agent')) throw cause;
+    throw agentDefinitionError('invalid-option', cause.message, {
       className,
       hint: 'fix the @Agent options',
       cause,

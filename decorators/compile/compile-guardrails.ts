@@ -1,4 +1,4 @@
-import { AgentDefinitionError, classNameOf, memberName } from '../errors';
+import { agentDefinitionError, classNameOf, memberName } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type GuardrailRecord } from '../metadata';
 import type { GuardrailDefinitionInfo } from './definition';
 
@@ -7,7 +7,8 @@ const OPTIONS = ['name', 'mode', 'onTrip', 'tools'];
 
 /**
  * The class's `@Guardrail` methods, base classes' first, each checked: a known phase, options that
- * fit it, an instance method, a unique name per phase. Throws `AgentDefinitionError`.
+ * fit it, an instance method, a unique name per phase. Throws a `ConfigError` (component
+ * `decorators`).
  */
 export function compileGuardrails(target: object): GuardrailDefinitionInfo[] {
   const compiled: GuardrailDefinitionInfo[] = [];
@@ -26,7 +27,7 @@ function compileOne(
   const className = classNameOf(owner);
   const member = memberName(record.member);
   const fail = (message: string, hint: string): never => {
-    throw new AgentDefinitionError('invalid-guardrail', message, { className, member, hint });
+    throw agentDefinitionError('invalid-guardrail', message, { className, member, hint });
   };
   const phase = record.phase;
   if (typeof phase !== 'string' || !(PHASES as readonly string[]).includes(phase))

@@ -1,4 +1,4 @@
-import { AgentDefinitionError, classNameOf, memberName } from '../errors';
+import { agentDefinitionError, classNameOf, memberName } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type InstructionsRecord } from '../metadata';
 import type { InstructionsPiece } from './definition';
 import { methodOf } from './member';
@@ -38,7 +38,7 @@ export function compileInstructions(ctor: object): InstructionsPiece[] {
 
 function checkText(text: unknown, className: string): string {
   if (typeof text === 'string') return text;
-  throw new AgentDefinitionError(
+  throw agentDefinitionError(
     'instructions-not-string',
     text === undefined
       ? '@Instructions() on the class has no text'
@@ -61,7 +61,7 @@ export function instructionsText(
 ): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  throw new AgentDefinitionError(
+  throw agentDefinitionError(
     'instructions-not-string',
     `the instructions method returned ${typeof value}, not a string`,
     {

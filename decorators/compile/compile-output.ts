@@ -1,4 +1,5 @@
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { agentDefinitionError, classNameOf } from '../errors';
+import type { ConfigError } from '../../src/core/index';
 import { classChain, METADATA_KEYS, readOwn, type OutputRecord } from '../metadata';
 import { TOOL_NAME } from '../naming';
 import { freezeSchema } from '../schema/canonical';
@@ -25,8 +26,8 @@ export function compileOutput(ctor: object): OutputDefinitionInfo | undefined {
   if (found === undefined) return undefined;
   const { record, owner } = found;
   const className = classNameOf(owner);
-  const fail = (message: string, hint: string): AgentDefinitionError =>
-    new AgentDefinitionError('invalid-output', message, { className, hint });
+  const fail = (message: string, hint: string): ConfigError =>
+    agentDefinitionError('invalid-output', message, { className, hint });
   if (record.count > 1) throw fail('@Output is declared twice', 'keep one @Output per class');
   const dto = record.dto;
   if (!isDtoCandidate(dto) || isNoArgs(dto)) {

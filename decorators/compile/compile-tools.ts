@@ -1,6 +1,6 @@
-import { defineTool, ToolDefinitionError } from '../../src/core/index';
+import { ConfigError, defineTool } from '../../src/core/index';
 import type { Tool, ToolDefinition } from '../../src/core/index';
-import { AgentDefinitionError, classNameOf, memberName } from '../errors';
+import { agentDefinitionError, classNameOf, memberName } from '../errors';
 import { classChain, METADATA_KEYS, readOwn, type ToolRecord } from '../metadata';
 import { snakeCase, TOOL_NAME } from '../naming';
 import { compileDto } from '../schema/dto-schema';
@@ -28,7 +28,7 @@ export function compileTools(ctor: object): ToolDefinitionInfo[] {
     const records = (readOwn(METADATA_KEYS.tools, owner) ?? []) as readonly ToolRecord[];
     for (const record of records) {
       if (seen.has(record.member)) {
-        throw new AgentDefinitionError('duplicate-tool', '@Tool() is applied twice', {
+        throw agentDefinitionError('duplicate-tool', '@Tool() is applied twice', {
           className: classNameOf(owner),
           member: memberName(record.member),
           hint: 'keep one @Tool() per method',
@@ -44,7 +44,7 @@ export function compileTools(ctor: object): ToolDefinitionInfo[] {
     const tool = compileTool(entry);
     const clash = byName.get(tool.name);
     if (clash !== undefined) {
-      throw new AgentDefinitionError(
+      throw agentDefinitionError(
         'duplicate-tool',
         `tool "${tool.name}" is declared twice: by ${classNameOf(clash.owner)}.${memberName(clash.record.member)} and by ${classNameOf(entry.owner)}.${memberName(entry.record.member)}`,
         {
@@ -66,14 +66,14 @@ function compileTool({ record, owner }: Declared): ToolDefinitionInfo {
   const where = { className, member: memberName(member) };
   const method = methodOf(owner, member, record.isStatic, '@Tool()');
   if (typeof member === 'symbol' && options.name === undefined) {
-    throw new AgentDefinitionError('tool-on-symbol', '@Tool() is on a symbol-keyed method', {
+    throw agentDefinitionError('tool-on-symbol', '@Tool() is on a symbol-keyed method', {
       ...where,
       hint: 'give the tool a name: @Tool({ name: "search" })',
     });
   }
   const name = options.name ?? snakeCase(member as string);
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       'invalid-tool-name',
       `tool name ${JSON.stringify(name)} is not 1–64 letters, digits, "_" or "-"`,
       { ...where, hint: 'set a valid name: @Tool({ name: "get_weather" })' },
@@ -120,8 +120,8 @@ function checkWithEngine(
   try {
     return defineTool(definition);
   } catch (cause) {
-    if (!ToolDefinitionError.is(cause)) throw cause;
-    throw new AgentDefinitionError('invalid-option', cause.message, {
+    if (!ConfigError.is(cause, 'tool')) throw cause;
+    throw agentDefinitionError('invalid-option', cause.message, {
       ...where,
       hint: 'fix the @Tool() options',
       cause,

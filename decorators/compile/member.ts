@@ -1,4 +1,4 @@
-import { AgentDefinitionError, classNameOf, memberName } from '../errors';
+import { agentDefinitionError, classNameOf, memberName } from '../errors';
 
 /**
  * Checks that `member` of `owner` is an instance method (not a getter, setter or field) and
@@ -13,7 +13,7 @@ export function methodOf(
   const className = classNameOf(owner);
   const where = { className, member: memberName(member) };
   if (isStatic) {
-    throw new AgentDefinitionError('not-a-method', `${decorator} is on a static member`, {
+    throw agentDefinitionError('not-a-method', `${decorator} is on a static member`, {
       ...where,
       hint: 'make it an instance method (it runs on the agent instance)',
     });
@@ -21,7 +21,7 @@ export function methodOf(
   const prototype = (owner as { prototype: object }).prototype;
   const descriptor = Object.getOwnPropertyDescriptor(prototype, member);
   if (descriptor !== undefined && (descriptor.get !== undefined || descriptor.set !== undefined)) {
-    throw new AgentDefinitionError(
+    throw agentDefinitionError(
       decorator === '@Tool()' ? 'tool-on-accessor' : 'not-a-method',
       `${decorator} is on a ${descriptor.get !== undefined ? 'getter' : 'setter'}`,
       { ...where, hint: 'put it on a method instead' },
@@ -29,7 +29,7 @@ export function methodOf(
   }
   const value: unknown = descriptor?.value;
   if (typeof value !== 'function') {
-    throw new AgentDefinitionError('not-a-method', `${decorator} is on a property, not a method`, {
+    throw agentDefinitionError('not-a-method', `${decorator} is on a property, not a method`, {
       ...where,
       hint: 'declare a method: name(args, ctx) { … }',
     });

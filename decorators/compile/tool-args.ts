@@ -1,4 +1,4 @@
-import { AgentDefinitionError, classNameOf, memberName } from '../errors';
+import { agentDefinitionError, classNameOf, memberName } from '../errors';
 import { NoArgs } from '../no-args';
 import { describeType, isDtoCandidate, isNoArgs, type DtoClass } from '../schema/dto-model';
 
@@ -25,14 +25,14 @@ export function toolArgsOf(
   const first: unknown = Array.isArray(reflected) ? reflected[0] : undefined;
   if (declared !== undefined) {
     if (!isDtoCandidate(declared)) {
-      throw new AgentDefinitionError(
+      throw agentDefinitionError(
         'unreflectable-args',
         `@Tool({ args }) is ${describeType(declared)}, not a DTO class`,
         { ...where, hint: 'pass the argument class itself: @Tool({ args: ForecastArgs })' },
       );
     }
     if (isDtoCandidate(first) && first !== declared && !isNoArgs(first)) {
-      throw new AgentDefinitionError(
+      throw agentDefinitionError(
         'args-mismatch',
         `@Tool({ args: ${classNameOf(declared)} }) disagrees with the parameter type ${classNameOf(first)}`,
         { ...where, hint: 'use one class for both, or drop `args` (the parameter type is read)' },
@@ -42,16 +42,15 @@ export function toolArgsOf(
   }
   if (!Array.isArray(reflected)) {
     if (method.length === 0) return NoArgs;
-    throw new AgentDefinitionError(
-      'missing-metadata',
-      'cannot tell the argument type of this tool',
-      { ...where, hint: TOOLCHAIN_HINT },
-    );
+    throw agentDefinitionError('missing-metadata', 'cannot tell the argument type of this tool', {
+      ...where,
+      hint: TOOLCHAIN_HINT,
+    });
   }
   if (reflected.length === 0) return NoArgs;
   if (isNoArgs(first)) return NoArgs;
   if (isDtoCandidate(first)) return first;
-  throw new AgentDefinitionError(
+  throw agentDefinitionError(
     'unreflectable-args',
     `the first parameter's type is reflected as ${describeType(first)}, not a DTO class`,
     { ...where, hint: unreflectableHint(first) },

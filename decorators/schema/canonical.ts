@@ -7,7 +7,8 @@
  */
 import type { JsonSchema } from '../../src/core/index';
 import { describedAs } from '../describe-decorator';
-import { AgentDefinitionError } from '../errors';
+import { agentDefinitionError } from '../errors';
+import type { ConfigError } from '../../src/core/index';
 import type { DtoModel } from './dto-model';
 import { primitiveSchema } from './converters';
 
@@ -77,8 +78,8 @@ const TYPED = ['type', '$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not'
 
 /**
  * The canonical object schema of one DTO, from its generated fragment. Throws a
- * `missing-metadata` {@link AgentDefinitionError} for a property whose type neither decorator
- * metadata nor a validator states; `usedBy` names the use in that message.
+ * `missing-metadata` `ConfigError` (component `decorators`) for a property whose type neither
+ * decorator metadata nor a validator states; `usedBy` names the use in that message.
  */
 export function canonicalObject(model: DtoModel, generated: Node, usedBy: string): Node {
   const source = isNode(generated.properties) ? generated.properties : {};
@@ -120,8 +121,8 @@ function canonicalProperty(model: DtoModel, name: string, fragment: Node, usedBy
  * decorator metadata) and no validator that implies a JSON type. Without it the schema would
  * leave the type open and arrays would not be told from single values.
  */
-function untypedProperty(dto: string, property: string, usedBy: string): AgentDefinitionError {
-  return new AgentDefinitionError(
+function untypedProperty(dto: string, property: string, usedBy: string): ConfigError {
+  return agentDefinitionError(
     'missing-metadata',
     'the type of this property is unknown: the toolchain did not emit decorator metadata ' +
       `(design:type) and no validator states the type (in ${usedBy})`,

@@ -3,7 +3,8 @@
  * enums, class-transformer renames, initial values (defaults and undecorated fields).
  */
 import type { JsonValue } from '../../src/core/index';
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { type AgentDefinitionErrorKind, classNameOf } from '../errors';
+import type { ConfigError } from '../../src/core/index';
 import { NoArgs } from '../no-args';
 import {
   transformerStorage,
@@ -16,12 +17,12 @@ export type DtoClass = new () => object;
 
 /** Builds the definition error for a mistake in the DTO being analysed. */
 export type Fail = (
-  kind: ConstructorParameters<typeof AgentDefinitionError>[0],
+  kind: AgentDefinitionErrorKind,
   message: string,
   member?: string,
   hint?: string,
   cause?: unknown,
-) => AgentDefinitionError;
+) => ConfigError;
 
 const BUILT_INS: readonly unknown[] = [
   Object,

@@ -3,7 +3,8 @@
  * nullable, nested), its defaults, and every declaration mistake, found once at definition time.
  */
 import type { JsonValue } from '../../src/core/index';
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { agentDefinitionError, type AgentDefinitionErrorKind, classNameOf } from '../errors';
+import type { ConfigError } from '../../src/core/index';
 import { classChain } from '../metadata';
 import { isNotNull, isNullable } from '../nullable-decorator';
 import { classValidator } from '../peers';
@@ -73,8 +74,8 @@ export interface DtoClosure {
 }
 
 /**
- * Analyses `root` and every DTO it nests. Throws {@link AgentDefinitionError} naming the DTO,
- * the property and `usedBy` (e.g. "the arguments of WeatherAgent.forecast").
+ * Analyses `root` and every DTO it nests. Throws `ConfigError` (component `decorators`) naming the
+ * DTO, the property and `usedBy` (e.g. "the arguments of WeatherAgent.forecast").
  */
 export function analyseDto(root: DtoClass, usedBy: string): DtoClosure {
   const byClass = new Map<DtoClass, DtoModel>();
@@ -86,7 +87,7 @@ export function analyseDto(root: DtoClass, usedBy: string): DtoClosure {
     const model = modelOf(dto, usedBy);
     const clash = byName.get(model.name);
     if (clash !== undefined) {
-      throw new AgentDefinitionError(
+      throw agentDefinitionError(
         'schema-name-collision',
         `two different DTO classes are named "${model.name}" in ${usedBy}; their schemas would be merged`,
         { className: model.name, hint: 'rename one of them (schemas are keyed by class name)' },
@@ -104,13 +105,13 @@ export function analyseDto(root: DtoClass, usedBy: string): DtoClosure {
 function modelOf(dto: DtoClass, usedBy: string): DtoModel {
   const name = classNameOf(dto);
   const fail = (
-    kind: ConstructorParameters<typeof AgentDefinitionError>[0],
+    kind: AgentDefinitionErrorKind,
     message: string,
     member?: string,
     hint?: string,
     cause?: unknown,
-  ): AgentDefinitionError =>
-    new AgentDefinitionError(kind, `${message} (in ${usedBy})`, {
+  ): ConfigError =>
+    agentDefinitionError(kind, `${message} (in ${usedBy})`, {
       className: name,
       ...(member !== undefined && { member }),
       ...(hint !== undefined && { hint }),

@@ -3,7 +3,7 @@
  * class-transformer metadata (class-validator-jsonschema + our post-processor), cached per class.
  */
 import type { JsonSchema } from '../../src/core/index';
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { agentDefinitionError, classNameOf } from '../errors';
 import { canonicalObject, freezeSchema, ordered, referencedNames } from './canonical';
 import { jsonSchemaPeer } from '../peers';
 import { converters } from './converters';
@@ -28,8 +28,8 @@ export const EMPTY_OBJECT_SCHEMA: JsonSchema = freezeSchema({
 /**
  * The canonical JSON Schema of `dto`: `{ type: 'object', properties, required,
  * additionalProperties: false, description?, $defs? }`, nested DTOs under `$defs` (referenced as
- * `#/$defs/Name`). Frozen; cached per class. Throws `AgentDefinitionError` for a DTO that cannot
- * be validated or described (see its kinds).
+ * `#/$defs/Name`). Frozen; cached per class. Throws a `ConfigError` (component `decorators`) for a
+ * DTO that cannot be validated or described (see its kinds).
  */
 export function dtoSchema(dto: new () => object): JsonSchema {
   return compileDto(dto, `the schema of ${classNameOf(dto)}`).schema;
@@ -38,7 +38,7 @@ export function dtoSchema(dto: new () => object): JsonSchema {
 /** Analyses and describes `dto` once (cached); `usedBy` names the use in error messages. */
 export function compileDto(dto: unknown, usedBy: string): CompiledDto {
   if (!isDtoCandidate(dto)) {
-    throw new AgentDefinitionError('invalid-dto', `${usedBy} needs a DTO class`, {
+    throw agentDefinitionError('invalid-dto', `${usedBy} needs a DTO class`, {
       className: classNameOf(dto),
       hint: 'pass a class decorated with class-validator decorators',
     });
@@ -70,7 +70,7 @@ function schemaOf(closure: DtoClosure, usedBy: string): JsonSchema {
     if (name in defs) continue;
     const target = objects.get(name);
     if (target === undefined) {
-      throw new AgentDefinitionError(
+      throw agentDefinitionError(
         'nested-without-type',
         `the schema references "${name}", which is not a nested DTO of ${closure.root.name}`,
         {

@@ -4,7 +4,8 @@
  * class-validator records (`{ each: true }`, `@IsArray()`, `@ArrayMinSize()`…) and the
  * class-transformer `@Type`. Validation walks the input along it before class-transformer runs.
  */
-import { AgentDefinitionError, classNameOf } from '../errors';
+import { agentDefinitionError, classNameOf } from '../errors';
+import type { ConfigError } from '../../src/core/index';
 import { classValidator, memoised } from '../peers';
 import type { DtoClass, DtoClosure, DtoModel, PropertyModel } from '../schema/dto-model';
 import { isDtoCandidate } from '../schema/dto-model';
@@ -75,8 +76,8 @@ const cache = new WeakMap<DtoClosure, ShapePlan>();
 
 /**
  * The shape plan of an analysed DTO (cached per closure, so built once per class). Throws
- * {@link AgentDefinitionError} where the TypeScript type and the validators disagree about
- * arity (`address!: Address` with `{ each: true }`); `usedBy` names the use in that message.
+ * `ConfigError` (component `decorators`) where the TypeScript type and the validators disagree
+ * about arity (`address!: Address` with `{ each: true }`); `usedBy` names the use in that message.
  */
 export function shapePlanOf(closure: DtoClosure, usedBy: string): ShapePlan {
   const cached = cache.get(closure);
@@ -164,9 +165,9 @@ function arityMismatch(
   property: string,
   design: unknown,
   usedBy: string,
-): AgentDefinitionError {
+): ConfigError {
   const type = scalarOf(design) ?? classNameOf(design);
-  return new AgentDefinitionError(
+  return agentDefinitionError(
     'invalid-dto',
     `the property is declared as one ${type} but validated as an array ` +
       `({ each: true } or an array validator) (in ${usedBy})`,

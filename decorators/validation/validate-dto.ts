@@ -89,7 +89,7 @@ function checked(instance: object, deferred: readonly Problem[]): object {
 /**
  * Validates an untrusted value against a DTO class with the same strict rules tools and outputs
  * use, returning the instance or throwing `ModelRetry` (use it in your own tools and decoders).
- * Throws `AgentDefinitionError` if `dto` cannot be validated at all.
+ * Throws a `ConfigError` (component `decorators`) if `dto` cannot be validated at all.
  */
 export function validateDto<T extends object>(dto: new () => T, value: unknown): T {
   const compiled = compileDto(dto, `validation against ${classNameOf(dto)}`);

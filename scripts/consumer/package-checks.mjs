@@ -143,7 +143,7 @@ for (const id of core) {
 for (const id of others) {
   try { require(id); console.log(id + ': loads'); } catch (error) {
     const packages = Array.isArray(error && error.packages) ? error.packages : [];
-    if (error.kind !== 'MissingPeerError' || !packages.every((p) => optional.has(p)))
+    if (error.kind !== 'ConfigError' || error.reason !== 'missing-peer' || !packages.every((p) => optional.has(p)))
       problems.push(id + ' failed to load: ' + (error && error.message));
     else console.log(id + ': ' + error.kind + ': ' + error.message);
   }

@@ -13,7 +13,6 @@ export type * from './public-types';
 
 // The agent.
 export { Agent } from './agent/agent';
-export { DelegationError } from './agent/as-tool';
 
 // Messages, parts, models, usage and model errors.
 export {
@@ -40,11 +39,7 @@ export {
   MAX_PART_BYTES,
   mediaEssence,
 } from './contract/part-media';
-export {
-  UnsupportedPartError,
-  UnsupportedHostedToolError,
-  describePart,
-} from './contract/unsupported';
+export { UnsupportedPartError, describePart } from './contract/unsupported';
 export {
   webSearchTool,
   fileSearchTool,
@@ -58,12 +53,13 @@ export {
   thinkingProblem,
 } from './contract/thinking';
 export { emptyUsage, addUsage, usageOf, USAGE_DETAILS } from './contract/usage';
-export { priceTable, costOf, addCost, PriceTableError, checkPrice } from './contract/cost';
+export { priceTable, costOf, addCost, checkPrice } from './contract/cost';
 export { modelRef } from './contract/model-name';
 export { MAX_CACHE_BREAKPOINTS, resolveCache, planBreakpoints } from './contract/cache';
 export { isStreamingModel } from './contract/model';
-export { GolemError, describeError, showValue } from './kit/error-base';
-export { MissingPeerError, checkPeers } from './kit/missing-peer';
+export { GolemError, hasKind, describeError, showValue } from './kit/error-base';
+export { ConfigError, type ConfigComponent, type ConfigErrorReason } from './kit/config-error';
+export { checkPeers } from './kit/missing-peer';
 export { errorChain, findError } from './kit/error-chain';
 export {
   CancelledError,
@@ -76,12 +72,11 @@ export {
 export {
   ModelRetry,
   ModelHTTPError,
-  ModelResponseError,
   isRetryable,
   isRetryableStatus,
   retryAfterOf,
 } from './errors/errors';
-export { UnsafeJsonError, parseUntrustedJson, isValidJson } from './kit/safe-json';
+export { parseUntrustedJson, isValidJson } from './kit/safe-json';
 export { isArrayValue, isRecord } from './kit/guards';
 export { HistoryFormatError } from './errors/history-error';
 export {
@@ -92,30 +87,16 @@ export {
   ARGS_MAX_DEPTH,
   HISTORY_DEFAULT_LIMITS,
 } from './codec/codec';
-export { RawJson, JsonParseError, parseJsonWithRaw, compactJson } from './kit/raw-json';
-export { FallbackModel, FallbackExhaustedError, FallbackConfigError } from './engine/fallback';
-export {
-  ModelTransportError,
-  StreamInterruptedError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ResponseTooLargeError,
-  ModelConfigError,
-} from './errors/provider-errors';
+export { RawJson, parseJsonWithRaw, compactJson } from './kit/raw-json';
+export { FallbackModel } from './engine/fallback';
 export { MAX_TIMEOUT_MS, timeoutProblem } from './kit/timeouts';
 
 // Tools.
 export { toolSpec } from './tool/tool';
 export { defineTool } from './tool/define-tool';
-export {
-  ToolDefinitionError,
-  ToolResultError,
-  Deferred,
-  requireApproval,
-  deferExternal,
-} from './tool/errors';
+export { Deferred, requireApproval, deferExternal } from './tool/errors';
 export { renderToolResult } from './tool/tool-result';
-export { isStandardSchema, StandardSchemaError } from './tool/standard-schema';
+export { isStandardSchema } from './tool/standard-schema';
 export { jsonSchemaOf } from './tool/standard-json-schema';
 export { validateWithSchema, issuesText } from './tool/standard-issues';
 
@@ -127,17 +108,7 @@ export { parsePartialJson } from './output/partial-json';
 
 // Runs: errors, limits, history, retries, guardrails.
 export { verdict, GuardrailError } from './engine/guardrails';
-export {
-  RUN_STAGES,
-  RunError,
-  ToolError,
-  UndeclaredToolError,
-  TurnLimitError,
-  AttemptsExhaustedError,
-  ConfigError,
-  RunInputError,
-  DeferralNotEnabledError,
-} from './engine/errors';
+export { RUN_STAGES, RunError, ToolError, RunInputError } from './engine/errors';
 export { UsageLimitError, crossedLimit } from './engine/usage-limit';
 export { trimHistory } from './engine/history-processor';
 export {
@@ -147,9 +118,6 @@ export {
   INTERRUPTED_RESULT,
 } from './engine/repair';
 export { defaultBackoff, timerSleep, DEFAULT_MAX_RETRY_WAIT_MS } from './engine/retry';
-export { RetryAfterTooLongError } from './engine/retry-after-error';
-export { TurnTimeoutError } from './engine/turn-deadline';
-export { StreamAbandonedError } from './engine/delta-stream';
 
 // Durable runs: stored records, their errors and queries.
 export { RUN_STATUSES, decodeRun, decodeConversation } from './durable/records';

@@ -58,7 +58,7 @@ export { emptyUsage, addUsage, usageOf, USAGE_DETAILS } from './contract/usage';
 export type { CacheSettings, ResolvedCache, BreakpointPlan } from './contract/cache';
 export { resolveCache, planBreakpoints, MAX_CACHE_BREAKPOINTS } from './contract/cache';
 export type { ModelPrice, Cost, PriceLookup, PriceTable, PriceTableOptions } from './contract/cost';
-export { priceTable, costOf, addCost, checkPrice, PriceTableError } from './contract/cost';
+export { priceTable, costOf, addCost, checkPrice } from './contract/cost';
 export type { ModelRef } from './contract/model-name';
 export { modelRef } from './contract/model-name';
 export type { JsonValue, JsonObject, JsonSchema } from './kit/json';
@@ -74,7 +74,7 @@ export type {
 } from './contract/model';
 export { isStreamingModel } from './contract/model';
 export { GolemError, describeError } from './kit/error-base';
-export { MissingPeerError, checkPeers } from './kit/missing-peer';
+export { checkPeers } from './kit/missing-peer';
 export type { PeerLoader } from './kit/missing-peer';
 export { errorChain, findError } from './kit/error-chain';
 export {
@@ -110,13 +110,12 @@ export {
 export type { JsonPathSegment, RawJsonOptions } from './kit/raw-json';
 export { RawJson, JsonParseError, parseJsonWithRaw, compactJson } from './kit/raw-json';
 export type { FallbackOptions } from './engine/fallback';
-export { FallbackModel, FallbackExhaustedError, FallbackConfigError } from './engine/fallback';
+export { FallbackModel, FallbackExhaustedError } from './engine/fallback';
 export {
   ModelTransportError,
   StreamInterruptedError,
   ModelProtocolError,
   ModelRedirectError,
   ResponseTooLargeError,
-  ModelConfigError,
 } from './errors/provider-errors';
 export { MAX_TIMEOUT_MS, timeoutProblem } from './kit/timeouts';

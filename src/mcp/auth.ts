@@ -5,7 +5,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeError } from '../core/kit/error-base';
-import { McpConfigError, McpTransportError } from './errors';
+import { mcpConfigError, McpTransportError } from './errors';
 import { FailureRegistry } from './failures';
 import { httpTransport } from './http-transport';
 import { resolveConnectOptions, type ConnectMcpOptions } from './options';
@@ -61,7 +61,7 @@ export interface McpOAuthProviderOptions {
  */
 export function mcpOAuthProvider(options: McpOAuthProviderOptions): OAuthClientProvider {
   if (typeof options.onAuthorizationUrl !== 'function') {
-    throw new McpConfigError('auth.onAuthorizationUrl', 'must be a function receiving the URL');
+    throw mcpConfigError('auth.onAuthorizationUrl', 'must be a function receiving the URL');
   }
   const redirectUrl = String(options.redirectUrl);
   const store = options.store ?? memoryTokenStore();
@@ -125,13 +125,13 @@ export async function completeMcpAuthorization(
   const resolved = resolveConnectOptions(options);
   const config = resolved.transport;
   if (config.kind !== 'http' || config.auth === undefined) {
-    throw new McpConfigError(
+    throw mcpConfigError(
       'transport.auth',
       'is needed to complete an authorization (an http transport with auth)',
     );
   }
   if (typeof code !== 'string' || code === '')
-    throw new McpConfigError('code', 'must be the authorization code');
+    throw mcpConfigError('code', 'must be the authorization code');
   const sdk = loadMcpSdk();
   const transport = httpTransport(sdk, config, resolved, new FailureRegistry(), {
     closed: false,

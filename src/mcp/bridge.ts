@@ -4,7 +4,8 @@ import { ModelRetry } from '../core/errors/errors';
 import { isRecord } from '../core/kit/guards';
 import type { ToolContext } from '../core/tool/context';
 import { defineTool } from '../core/tool/define-tool';
-import { requireApproval, ToolDefinitionError } from '../core/tool/errors';
+import { requireApproval } from '../core/tool/errors';
+import { ConfigError } from '../core/kit/config-error';
 import type { Tool } from '../core/tool/tool';
 import type { ToolCatalog } from './catalog';
 import { Deadline, SDK_TIMEOUT, untilAborted } from './deadline';
@@ -50,7 +51,7 @@ export function bridgeTool(
       execute: (args, ctx) => callTool({ session, catalog, definition, name, options }, args, ctx),
     });
   } catch (error) {
-    if (!ToolDefinitionError.is(error)) throw error;
+    if (!ConfigError.is(error, 'tool')) throw error;
     throw new McpToolDefinitionError(session.name, definition.name, error.message);
   }
   recordOrigin(tool, { server: session.name, toolName: definition.name });

@@ -38,7 +38,10 @@ export const DEFAULT_SAMPLING_MAX_TOKENS = 4096;
 /** Default number of sampling requests served per connection. */
 export const DEFAULT_SAMPLING_MAX_REQUESTS = 100;
 
-/** Validates the capability options of `connectMcp`; throws `McpConfigError` naming the option. */
+/**
+ * Validates the capability options of `connectMcp`; throws an `mcp` `ConfigError` naming the
+ * option.
+ */
 export function resolveCapabilities(raw: {
   sampling?: unknown;
   elicitation?: unknown;

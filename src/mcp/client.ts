@@ -5,7 +5,7 @@ import { resolveRoots } from './capability-options';
 import { ToolCatalog } from './catalog';
 import { diffDefinitions, type McpToolChange, type McpToolDefinition } from './definitions';
 import { checkedPauseAnswer, pauseOf } from './elicitation-pause';
-import { McpConfigError } from './errors';
+import { mcpConfigError } from './errors';
 import { McpTaskError } from './feature-errors';
 import { resolveToolsOptions, type McpToolsOptions } from './options';
 import { getPrompt, listPrompts, type McpPrompt, type McpPromptInfo } from './prompts';
@@ -117,7 +117,7 @@ export class McpClient {
     const rejected = this.catalog.rejected;
     for (const name of resolved.include ?? []) {
       if (!current.has(name) && !rejected.has(name)) {
-        throw new McpConfigError(
+        throw mcpConfigError(
           'include',
           `names ${JSON.stringify(name)}, which server "${this.name}" does not offer (it offers: ${[...current.keys()].join(', ')})`,
         );
@@ -246,7 +246,7 @@ export class McpClient {
   /** Replaces the roots and sends `notifications/roots/list_changed`. Needs `roots` at connect. */
   async setRoots(roots: readonly McpRoot[]): Promise<void> {
     if (this.rootsState === undefined) {
-      throw new McpConfigError(
+      throw mcpConfigError(
         'roots',
         'was not given to connectMcp, so the roots capability is not declared; pass roots: [] to enable it',
       );
@@ -264,7 +264,7 @@ export class McpClient {
   answerElicitation(callId: string, answer: McpElicitationAnswer): void {
     const pause = pauseOf(this.session.client);
     if (pause === undefined) {
-      throw new McpConfigError(
+      throw mcpConfigError(
         'elicitation.pauseRun',
         'was not set at connect, so no call pauses for an elicitation; pass elicitation: { pauseRun: true }',
       );

@@ -8,7 +8,7 @@ import { McpClient } from './client';
 import { installElicitation } from './elicitation';
 import { attachPause, ElicitationPause } from './elicitation-pause';
 import { childEnvironment } from './env';
-import { McpConfigError } from './errors';
+import { mcpConfigError } from './errors';
 import { FailureRegistry } from './failures';
 import {
   clearReconnections,
@@ -28,14 +28,14 @@ import type { ResolvedTransport } from './transport-options';
  * Connects to an MCP server with the official SDK — a stdio child process (allow-listed
  * environment, no shell) or a Streamable HTTP endpoint (custom headers, OAuth) — declares the
  * client capabilities you opted into (sampling, elicitation, roots) and runs the handshake. Option
- * mistakes throw `McpConfigError`; a missing SDK `McpSdkMissingError`; a server that cannot be
- * reached or fails the handshake `McpTransportError` / `McpProtocolError`; an HTTP server that
- * needs an OAuth authorization first `McpAuthorizationRequiredError`.
+ * mistakes throw an `mcp` `ConfigError`; a missing SDK a `missing-peer` `ConfigError`; a server
+ * that cannot be reached or fails the handshake `McpTransportError` / `McpProtocolError` (kinds);
+ * an HTTP server that needs an OAuth authorization first `McpAuthorizationRequiredError`.
  *
  * @example
- * const docs = await connectMcp({ name: 'docs', transport: { kind: 'stdio', command: 'docs-mcp' } });
- * const agent = new Agent({ model, tools: mergeTools(localTools, await docs.tools({ prefix: 'docs' })) });
- * try { await agent.run('…'); } finally { await docs.close(); }
+ * const docs = await connectMcp({ name: 'docs', transport: { kind: 'stdio', command: 'docs-mcp' }
+ * }); const agent = new Agent({ model, tools: mergeTools(localTools, await docs.tools({ prefix:
+ * 'docs' })) }); try { await agent.run('…'); } finally { await docs.close(); }
  */
 export async function connectMcp(options: ConnectMcpOptions): Promise<McpClient> {
   const resolved = resolveConnectOptions(options);
@@ -134,9 +134,9 @@ async function checkDirectory(cwd: string): Promise<void> {
   try {
     isDirectory = (await stat(cwd)).isDirectory();
   } catch {
-    throw new McpConfigError('transport.cwd', `${JSON.stringify(cwd)} does not exist`);
+    throw mcpConfigError('transport.cwd', `${JSON.stringify(cwd)} does not exist`);
   }
   if (!isDirectory) {
-    throw new McpConfigError('transport.cwd', `${JSON.stringify(cwd)} is not a directory`);
+    throw mcpConfigError('transport.cwd', `${JSON.stringify(cwd)} is not a directory`);
   }
 }

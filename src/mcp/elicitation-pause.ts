@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isRecord } from '../core/kit/guards';
 import type { McpElicitationAnswer, McpElicitationRequest } from './capability-types';
-import { McpConfigError } from './errors';
+import { mcpConfigError } from './errors';
 
 /** How a paused call's `reason` starts; the elicitation follows as JSON. */
 const REASON_PREFIX = 'mcp elicitation: ';
@@ -106,15 +106,15 @@ export function mcpElicitationOf(pending: {
 /** Checks an answer given to `answerElicitation`. Internal. */
 export function checkedPauseAnswer(callId: unknown, answer: unknown): McpElicitationAnswer {
   if (typeof callId !== 'string' || callId === '')
-    throw new McpConfigError('callId', 'must be the pending call id (a non-empty string)');
+    throw mcpConfigError('callId', 'must be the pending call id (a non-empty string)');
   const action = isRecord(answer) ? answer.action : undefined;
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
-    throw new McpConfigError(
+    throw mcpConfigError(
       'answer',
       "must be { action: 'accept', content } or { action: 'decline' } or { action: 'cancel' }",
     );
   if (isRecord(answer) && answer.content !== undefined && !isRecord(answer.content))
-    throw new McpConfigError('answer.content', 'must be an object of field values');
+    throw mcpConfigError('answer.content', 'must be an object of field values');
   return answer as McpElicitationAnswer;
 }
 

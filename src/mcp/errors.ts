@@ -1,39 +1,34 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
+import { ConfigError } from '../core/kit/config-error';
 
-/** An option of `connectMcp` or `client.tools()` is invalid. `option` names the culprit. */
-export class McpConfigError extends GolemError {
-  /** The option at fault, e.g. `transport.url` or `prefix`. */
-  readonly option: string;
-
-  constructor(option: string, message: string) {
-    super('McpConfigError', `mcp: option \`${option}\` ${message}`);
-    this.option = option;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpConfigError {
-    return hasKind(value, 'McpConfigError');
-  }
+/**
+ * An option of `connectMcp` or `client.tools()` is invalid: a {@link ConfigError} of component
+ * `mcp`; `option` names it.
+ */
+export function mcpConfigError(option: string, message: string): ConfigError {
+  return new ConfigError(`mcp: option \`${option}\` ${message}`, { component: 'mcp', option });
 }
 
-/** The optional peer dependency `@modelcontextprotocol/sdk` is not installed. */
-export class McpSdkMissingError extends GolemError {
-  /** The package to install. */
-  readonly packageName: string;
-
-  constructor(packageName: string, options?: { cause?: unknown }) {
-    super(
-      'McpSdkMissingError',
-      `mcp: the package ${packageName} is not installed; it is an optional peer dependency of golem: run \`npm install ${packageName}\``,
-      options,
-    );
-    this.packageName = packageName;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpSdkMissingError {
-    return hasKind(value, 'McpSdkMissingError');
-  }
+/**
+ * The optional peer dependency `@modelcontextprotocol/sdk` is not installed: a {@link ConfigError}
+ * of component `peers`, reason `missing-peer` (`packages`, `entryPoint`, `command`).
+ */
+export function mcpSdkMissingError(
+  packageName: string,
+  options?: { cause?: unknown },
+): ConfigError {
+  const command = `npm install ${packageName}`;
+  return new ConfigError(
+    `mcp: the package ${packageName} is not installed; it is an optional peer dependency of golem: run \`${command}\``,
+    {
+      component: 'peers',
+      reason: 'missing-peer',
+      entryPoint: 'golem/mcp',
+      packages: Object.freeze([packageName]),
+      command,
+      cause: options?.cause,
+    },
+  );
 }
 
 /**
@@ -66,9 +61,7 @@ export class McpProtocolError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpProtocolError {
-    return hasKind(value, 'McpProtocolError');
-  }
+  static readonly is = brandGuard<McpProtocolError>('McpProtocolError');
 }
 
 /**
@@ -98,9 +91,7 @@ export class McpTransportError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpTransportError {
-    return hasKind(value, 'McpTransportError');
-  }
+  static readonly is = brandGuard<McpTransportError>('McpTransportError');
 }
 
 /**
@@ -138,9 +129,7 @@ export class McpRedirectError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpRedirectError {
-    return hasKind(value, 'McpRedirectError');
-  }
+  static readonly is = brandGuard<McpRedirectError>('McpRedirectError');
 }
 
 /**
@@ -165,7 +154,5 @@ export class McpCapabilityError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpCapabilityError {
-    return hasKind(value, 'McpCapabilityError');
-  }
+  static readonly is = brandGuard<McpCapabilityError>('McpCapabilityError');
 }

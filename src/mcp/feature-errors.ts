@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
 
 /**
  * A tool that needs task-based execution could not be run. `side` says who refused: `'local'`
@@ -34,9 +34,7 @@ export class McpTaskError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpTaskError {
-    return hasKind(value, 'McpTaskError');
-  }
+  static readonly is = brandGuard<McpTaskError>('McpTaskError');
 }
 
 /**
@@ -58,9 +56,7 @@ export class McpAuthorizationRequiredError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpAuthorizationRequiredError {
-    return hasKind(value, 'McpAuthorizationRequiredError');
-  }
+  static readonly is = brandGuard<McpAuthorizationRequiredError>('McpAuthorizationRequiredError');
 }
 
 /** A resource's contents exceed the `maxBytes` of `readResource` (nothing is returned). */
@@ -80,7 +76,5 @@ export class McpResourceTooLargeError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpResourceTooLargeError {
-    return hasKind(value, 'McpResourceTooLargeError');
-  }
+  static readonly is = brandGuard<McpResourceTooLargeError>('McpResourceTooLargeError');
 }

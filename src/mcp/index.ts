@@ -58,26 +58,10 @@ export { END_SESSION_TIMEOUT } from './http-transport';
 export { mergeTools } from './merge';
 export { INHERITED_ENV } from './env';
 export { SDK_PACKAGE } from './sdk';
-export {
-  McpConfigError,
-  McpSdkMissingError,
-  McpProtocolError,
-  McpTransportError,
-  McpRedirectError,
-  McpCapabilityError,
-} from './errors';
-export {
-  McpTaskError,
-  McpAuthorizationRequiredError,
-  McpResourceTooLargeError,
-} from './feature-errors';
+export { McpTransportError } from './errors';
+export { McpAuthorizationRequiredError } from './feature-errors';
 export { MAX_REDIRECTS } from './redirects';
-export {
-  McpToolDefinitionError,
-  McpToolsChangedError,
-  McpToolChangedError,
-  McpToolCollisionError,
-} from './tool-errors';
+export { McpToolsChangedError } from './tool-errors';
 export type { McpServeOptions, McpServedAgent, McpRequestInfo } from './server/serve-options';
 export { createMcpServer, McpToolServer } from './server/mcp-server';
 export type {

@@ -1,6 +1,6 @@
 import type { Tool } from '../core/tool/tool';
 import { mcpToolOrigin } from './origin';
-import { McpToolCollisionError } from './tool-errors';
+import { mcpToolCollisionError } from './tool-errors';
 
 function describeSource(tool: Tool<never>): string {
   const origin = mcpToolOrigin(tool);
@@ -12,7 +12,7 @@ function describeSource(tool: Tool<never>): string {
 /**
  * Joins local tools and the tools of MCP servers into one list for an agent, refusing any name
  * clash — an MCP tool must never shadow a local tool or another server's tool. Throws
- * {@link McpToolCollisionError} naming both sources.
+ * a `tool-collision` `ConfigError` naming both sources.
  */
 export function mergeTools<Deps = unknown>(
   local: readonly Tool<Deps>[],
@@ -23,7 +23,7 @@ export function mergeTools<Deps = unknown>(
   for (const tool of [...local, ...mcp.flat()] as Tool<Deps>[]) {
     const previous = seen.get(tool.name);
     if (previous !== undefined) {
-      throw new McpToolCollisionError(tool.name, [describeSource(previous), describeSource(tool)]);
+      throw mcpToolCollisionError(tool.name, [describeSource(previous), describeSource(tool)]);
     }
     seen.set(tool.name, tool);
     merged.push(tool);

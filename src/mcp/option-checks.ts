@@ -1,10 +1,10 @@
 import { showValue } from '../core/kit/error-base';
 import { MAX_TIMEOUT_MS, timeoutProblem } from '../core/kit/timeouts';
-import { McpConfigError } from './errors';
+import { mcpConfigError } from './errors';
 
-/** Throws the `McpConfigError` for `option`. */
+/** Throws the `mcp` `ConfigError` for `option`. */
 export function fail(option: string, message: string): never {
-  throw new McpConfigError(option, message);
+  throw mcpConfigError(option, message);
 }
 
 /** A timeout option: finite ms ≥ 0; 0 means none (the largest timer Node honours). */

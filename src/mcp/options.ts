@@ -110,7 +110,7 @@ export interface ResolvedConnectOptions {
   capabilities: ResolvedCapabilities;
 }
 
-/** Validates {@link ConnectMcpOptions}; throws {@link McpConfigError} naming the option. */
+/** Validates {@link ConnectMcpOptions}; throws an `mcp` `ConfigError` naming the option. */
 export function resolveConnectOptions(options: unknown): ResolvedConnectOptions {
   if (!isRecord(options)) fail('transport', 'is required: pass { transport: { kind: ... } }');
   const raw = options as Partial<ConnectMcpOptions>;
@@ -153,7 +153,7 @@ export interface ResolvedToolsOptions {
   taskTools: 'call' | 'exclude';
 }
 
-/** Validates {@link McpToolsOptions}; throws {@link McpConfigError} naming the option. */
+/** Validates {@link McpToolsOptions}; throws an `mcp` `ConfigError` naming the option. */
 export function resolveToolsOptions(options: unknown): ResolvedToolsOptions {
   if (options !== undefined && !isRecord(options)) fail('options', 'must be an object');
   const raw = (options ?? {}) as McpToolsOptions;

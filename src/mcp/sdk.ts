@@ -3,7 +3,7 @@ import type * as AuthModule from '@modelcontextprotocol/sdk/client/auth.js';
 import type * as StdioModule from '@modelcontextprotocol/sdk/client/stdio.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
-import { McpSdkMissingError } from './errors';
+import { mcpSdkMissingError } from './errors';
 
 /** The npm package of the official MCP SDK (an optional peer dependency of golem). */
 export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
@@ -68,7 +68,7 @@ export const requireMcpSdk: McpSdkLoader = () => {
 };
 
 /**
- * Runs `loader` and returns the SDK. A missing module becomes a {@link McpSdkMissingError} naming
+ * Runs `loader` and returns the SDK. A missing module becomes a `missing-peer` `ConfigError` naming
  * the package to install; any other failure propagates unchanged.
  */
 export function loadMcpSdk(loader: McpSdkLoader = requireMcpSdk): McpSdk {
@@ -77,7 +77,7 @@ export function loadMcpSdk(loader: McpSdkLoader = requireMcpSdk): McpSdk {
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      throw new McpSdkMissingError(SDK_PACKAGE, { cause: error });
+      throw mcpSdkMissingError(SDK_PACKAGE, { cause: error });
     }
     throw error;
   }

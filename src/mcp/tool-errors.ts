@@ -1,4 +1,5 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
+import { ConfigError } from '../core/kit/config-error';
 import type { McpToolChange } from './definitions';
 
 /** A server-chosen tool name for a message: quoted, escaped, and cut after 128 characters. */
@@ -31,9 +32,7 @@ export class McpToolDefinitionError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpToolDefinitionError {
-    return hasKind(value, 'McpToolDefinitionError');
-  }
+  static readonly is = brandGuard<McpToolDefinitionError>('McpToolDefinitionError');
 }
 
 /**
@@ -57,9 +56,7 @@ export class McpToolsChangedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpToolsChangedError {
-    return hasKind(value, 'McpToolsChangedError');
-  }
+  static readonly is = brandGuard<McpToolsChangedError>('McpToolsChangedError');
 }
 
 /**
@@ -82,27 +79,19 @@ export class McpToolChangedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpToolChangedError {
-    return hasKind(value, 'McpToolChangedError');
-  }
+  static readonly is = brandGuard<McpToolChangedError>('McpToolChangedError');
 }
 
-/** Two tools given to `mergeTools` share a name; `sources` describes both. */
-export class McpToolCollisionError extends GolemError {
-  readonly toolName: string;
-  readonly sources: readonly [string, string];
-
-  constructor(toolName: string, sources: readonly [string, string]) {
-    super(
-      'McpToolCollisionError',
-      `mcp: two tools are named ${JSON.stringify(toolName)}: ${sources[0]} and ${sources[1]}; give the MCP tools a prefix (client.tools({ prefix })) or exclude one of them`,
-    );
-    this.toolName = toolName;
-    this.sources = sources;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is McpToolCollisionError {
-    return hasKind(value, 'McpToolCollisionError');
-  }
+/**
+ * Two tools given to `mergeTools` share a name: a {@link ConfigError} of component `mcp`, reason
+ * `tool-collision`; `sources` describes both.
+ */
+export function mcpToolCollisionError(
+  toolName: string,
+  sources: readonly [string, string],
+): ConfigError {
+  return new ConfigError(
+    `mcp: two tools are named ${JSON.stringify(toolName)}: ${sources[0]} and ${sources[1]}; give the MCP tools a prefix (client.tools({ prefix })) or exclude one of them`,
+    { component: 'mcp', reason: 'tool-collision', toolName, sources },
+  );
 }

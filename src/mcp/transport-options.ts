@@ -48,7 +48,7 @@ export type ResolvedTransport =
       auth: OAuthClientProvider | undefined;
     });
 
-/** Validates the transport option; throws `McpConfigError` naming the field. */
+/** Validates the transport option; throws an `mcp` `ConfigError` naming the field. */
 export function resolveTransport(transport: unknown): ResolvedTransport {
   if (!isRecord(transport)) fail('transport', 'is required: pass { kind: "stdio" | "http", ... }');
   if (transport.kind === 'stdio') return resolveStdio(transport);

@@ -1,13 +1,9 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { ConfigError } from '../core/kit/config-error';
 
-/** `otelInstrumentation` was given an invalid option; the message names it and the fix. */
-export class OtelConfigError extends GolemError {
-  constructor(message: string) {
-    super('OtelConfigError', `golem/otel: ${message}`);
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is OtelConfigError {
-    return hasKind(value, 'OtelConfigError');
-  }
+/**
+ * `otelInstrumentation` was given an invalid option: a {@link ConfigError} of component `otel`;
+ * the message names the option and the fix.
+ */
+export function otelConfigError(message: string): ConfigError {
+  return new ConfigError(`golem/otel: ${message}`, { component: 'otel' });
 }

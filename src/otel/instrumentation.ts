@@ -2,7 +2,7 @@ import type { Attributes, MeterProvider, Tracer, TracerProvider } from '@opentel
 import { context, createNoopMeter, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { RunInstrumentation, RunStartInfo, RunTrace } from '../core/engine/instrumentation';
 import { isRecord } from '../core/kit/guards';
-import { OtelConfigError } from './config-error';
+import { otelConfigError } from './config-error';
 import type { ContentLimits } from './content';
 import { type GenAiInstruments, instrumentsOf } from './metrics';
 import { OtelRunTrace, type TraceSettings } from './run-trace';
@@ -58,7 +58,8 @@ export function otelInstrumentation(options: OtelInstrumentationOptions = {}): R
       const instruments = resolved.metrics
         ? sharing.instruments(resolved.meterProvider ?? metrics.getMeterProvider())
         : undefined;
-      // No SDK at all (the global proxy has no delegate) and no metrics: decline before building anything.
+      // No SDK at all (the global proxy has no delegate) and no metrics: decline before building
+      // anything.
       if (instruments === undefined && isUnset(tracerProvider)) return undefined;
       const settings = sharing.settings(tracerProvider, instruments);
       const run = new OtelRunTrace(info, settings, context.active());
@@ -142,22 +143,20 @@ interface ResolvedOptions {
 
 function resolve(options: OtelInstrumentationOptions): ResolvedOptions {
   const raw: unknown = options;
-  if (!isRecord(raw)) throw new OtelConfigError('otelInstrumentation options must be an object');
+  if (!isRecord(raw)) throw otelConfigError('otelInstrumentation options must be an object');
   const { tracerProvider, meterProvider, captureContent, secrets = [], attributes = {} } = options;
   if (tracerProvider !== undefined && typeof tracerProvider.getTracer !== 'function')
-    throw new OtelConfigError(
-      '`tracerProvider` must be an OpenTelemetry TracerProvider (getTracer)',
-    );
+    throw otelConfigError('`tracerProvider` must be an OpenTelemetry TracerProvider (getTracer)');
   if (meterProvider !== undefined && typeof meterProvider.getMeter !== 'function')
-    throw new OtelConfigError('`meterProvider` must be an OpenTelemetry MeterProvider (getMeter)');
+    throw otelConfigError('`meterProvider` must be an OpenTelemetry MeterProvider (getMeter)');
   if (options.metrics !== undefined && typeof options.metrics !== 'boolean')
-    throw new OtelConfigError('`metrics` must be a boolean');
+    throw otelConfigError('`metrics` must be a boolean');
   const secretList: unknown = secrets;
   if (!Array.isArray(secretList) || secretList.some((s) => typeof s !== 'string'))
-    throw new OtelConfigError('`secrets` must be an array of strings');
+    throw otelConfigError('`secrets` must be an array of strings');
   const checked = secretList as string[];
   if (!isRecord(attributes))
-    throw new OtelConfigError('`attributes` must be an object of span attributes');
+    throw otelConfigError('`attributes` must be an object of span attributes');
   return {
     tracerProvider,
     meterProvider,
@@ -175,10 +174,10 @@ function contentLimits(
   if (capture === undefined || capture === false) return undefined;
   if (capture === true) return { maxLength: DEFAULT_MAX_LENGTH, secrets };
   if (!isRecord(capture))
-    throw new OtelConfigError('`captureContent` must be a boolean or { maxLength }');
+    throw otelConfigError('`captureContent` must be a boolean or { maxLength }');
   const maxLength: unknown = capture.maxLength ?? DEFAULT_MAX_LENGTH;
   if (typeof maxLength !== 'number' || !Number.isInteger(maxLength) || maxLength < 64)
-    throw new OtelConfigError(
+    throw otelConfigError(
       `\`captureContent.maxLength\` must be an integer >= 64 (characters), got ${JSON.stringify(maxLength)}`,
     );
   return { maxLength, secrets };

@@ -1,5 +1,5 @@
 import type { Cost, PriceLookup, PriceTable } from '../core/contract/cost';
-import { MissingPeerError } from '../core/kit/missing-peer';
+import { missingPeerError } from '../core/kit/missing-peer';
 import type { Usage } from '../core/contract/usage';
 
 /** The npm package of the maintained price dataset (an optional peer dependency of golem). */
@@ -18,7 +18,8 @@ export interface GenaiPricesModule {
 export type GenaiPricesLoader = () => GenaiPricesModule;
 
 const requireGenaiPrices: GenaiPricesLoader = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded when a table is built
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded when a
+  // table is built
   require('@pydantic/genai-prices') as GenaiPricesModule;
 
 /** golem provider ids → the dataset's provider ids (others are matched by model id alone). */
@@ -52,9 +53,10 @@ export interface GenaiPricesOptions {
 /**
  * A price table backed by `@pydantic/genai-prices`, the dataset Pydantic maintains for hundreds of
  * models (input, cached input, cache writes, output; tiered prices), in USD. Install the optional
- * peer with `npm install @pydantic/genai-prices`; without it this throws `MissingPeerError`.
- * Update the package to get new prices. A model the dataset does not know is unpriced
- * (`result.cost.unpriced`); combine with your own prices by wrapping both in one `PriceTable`.
+ * peer with `npm install @pydantic/genai-prices`; without it this throws a `missing-peer`
+ * `ConfigError`. Update the package to get new prices. A model the dataset does not know is
+ * unpriced (`result.cost.unpriced`); combine with your own prices by wrapping both in one
+ * `PriceTable`.
  */
 export function genaiPrices(options: GenaiPricesOptions = {}): PriceTable {
   const dataset = loadDataset(options.load ?? requireGenaiPrices);
@@ -87,7 +89,7 @@ export function genaiPrices(options: GenaiPricesOptions = {}): PriceTable {
   };
 }
 
-/** Runs `load`; a missing module is a `MissingPeerError` naming the install command. */
+/** Runs `load`; a missing module is a `missing-peer` `ConfigError` naming the install command. */
 export function loadDataset(load: GenaiPricesLoader): GenaiPricesModule {
   try {
     return load();
@@ -95,7 +97,7 @@ export function loadDataset(load: GenaiPricesLoader): GenaiPricesModule {
     const code =
       typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')
-      throw new MissingPeerError('golem/prices', [GENAI_PRICES_PACKAGE]);
+      throw missingPeerError('golem/prices', [GENAI_PRICES_PACKAGE]);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * `golem/prices`: run costs from the maintained `@pydantic/genai-prices` dataset (hundreds of
- * models; an optional peer, checked first: a `MissingPeerError` names `npm install
+ * models; an optional peer, checked first: a `missing-peer` `ConfigError` names `npm install
  * @pydantic/genai-prices`). Your own prices need no package: `priceTable({...})` from `golem`.
  * @packageDocumentation
  */

@@ -3,7 +3,8 @@ import type { RunStore } from '../core/durable/port';
 import type { RunRecord } from '../core/durable/records';
 import { decodeRun } from '../core/durable/records';
 import { StoreError } from '../core/durable/store-error';
-import { ConfigError, RunError, RunInputError } from '../core/engine/errors';
+import { RunError, RunInputError } from '../core/engine/errors';
+import { ConfigError } from '../core/kit/config-error';
 import { describeError } from '../core/kit/error-base';
 import { isRecord } from '../core/kit/guards';
 import type { ActiveRun } from './active-runs';
@@ -194,7 +195,7 @@ export async function failureOutcome(
     return { type: 'fail', error, retry: false };
   }
   if (job.kind === 'resume' && RunInputError.is(error)) return refusedDecision(x, job, error);
-  if (RunInputError.is(error) || ConfigError.is(error) || QueueError.is(error))
+  if (RunInputError.is(error) || ConfigError.is(error, 'agent') || QueueError.is(error))
     return rejectPayload(x, error, job);
   return retryLater(x, job, delivery, error);
 }

@@ -4,7 +4,7 @@
  * from any process, takes decisions for paused runs and cancels; `runWorker` executes them with a
  * registry of agents, any number of workers on any machines, recovering a dead worker's runs from
  * their checkpoints without repeating a completed tool. Needs the optional peers `bullmq` and
- * `ioredis` (checked first: a `MissingPeerError` names the `npm install` command).
+ * `ioredis` (checked first: a `missing-peer` `ConfigError` names the `npm install` command).
  * @packageDocumentation
  */
 import './peers';

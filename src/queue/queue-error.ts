@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
 
 /**
  * Why a queue operation or a queued run failed:
@@ -59,9 +59,7 @@ export class QueueError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is QueueError {
-    return hasKind(value, 'QueueError');
-  }
+  static readonly is = brandGuard<QueueError>('QueueError');
 
   /** Whether `value` is a `QueueError` with `reason`. */
   static isReason(value: unknown, reason: QueueErrorReason): value is QueueError {

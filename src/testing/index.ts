@@ -18,7 +18,7 @@ export { FunctionModel, StreamFunctionModel, emit } from './function-model';
 export type { TestModelOptions } from './test-model';
 export { TestModel } from './test-model';
 export type { SampleOptions } from './schema-sample';
-export { sampleFromSchema, SchemaSampleError } from './schema-sample';
+export { sampleFromSchema } from './schema-sample';
 export { cloneRequest, cloneResponse } from './deep-copy';
 export type {
   Fixture,
@@ -31,12 +31,6 @@ export type {
 export { FIXTURE_VERSION } from './record-replay/fixture-types';
 export { loadFixture, saveFixture, serializeFixture } from './record-replay/fixture';
 export { parseFixture } from './record-replay/fixture-validate';
-export {
-  FixtureFormatError,
-  FixtureSecretError,
-  ReplayMismatchError,
-  ReplayUnmatchedError,
-} from './record-replay/errors';
 export type { RecordOptions } from './record-replay/recorder';
 export type { RecordFetchOptions, RecordingFetch } from './record-replay/record-fetch';
 export { recordingFetch } from './record-replay/record-fetch';

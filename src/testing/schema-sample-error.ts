@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
 
 /**
  * A schema (or part of it) that {@link sampleFromSchema} cannot produce a value for: an unsupported
@@ -17,9 +17,7 @@ export class SchemaSampleError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is SchemaSampleError {
-    return hasKind(value, 'SchemaSampleError');
-  }
+  static readonly is = brandGuard<SchemaSampleError>('SchemaSampleError');
 }
 
 /** A `$ref` re-entered while it is being expanded; callers with an alternative recover from it. */

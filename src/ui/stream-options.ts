@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, RunError } from '../core/engine/errors';
+import { RunError } from '../core/engine/errors';
+import { ConfigError } from '../core/kit/config-error';
 import type { Result } from '../core/engine/result';
 import type { RunStreamEvent } from '../core/engine/stream-event-types';
 import { brandOf } from '../core/kit/error-base';
@@ -69,10 +70,15 @@ function defaultToolErrorText(error: unknown, call: { toolName: string }): strin
   return `Tool "${call.toolName}" failed (${errorKind(error)}).`;
 }
 
+/** A `golem/ui` option is invalid: a {@link ConfigError} of component `ui`. */
+function uiConfigError(message: string): ConfigError {
+  return new ConfigError(message, { component: 'ui' });
+}
+
 function optionalFunction(options: object, name: string): void {
   const value: unknown = (options as Record<string, unknown>)[name];
   if (value !== undefined && typeof value !== 'function')
-    throw new ConfigError(`golem/ui: option "${name}" must be a function, got ${typeof value}`);
+    throw uiConfigError(`golem/ui: option "${name}" must be a function, got ${typeof value}`);
 }
 
 /** Validates the options and applies the defaults; bad values throw `ConfigError`. Internal. */
@@ -81,13 +87,13 @@ export function resolveStreamOptions<Output>(
 ): ResolvedStreamOptions<Output> {
   const o: UIMessageStreamOptions<Output> = options ?? {};
   if (typeof o !== 'object')
-    throw new ConfigError(`golem/ui: options must be an object, got ${typeof o}`);
+    throw uiConfigError(`golem/ui: options must be an object, got ${typeof o}`);
   for (const name of ['generateId', 'messageMetadata', 'errorText', 'toolErrorText'])
     optionalFunction(o, name);
   if (o.sendReasoning !== undefined && typeof o.sendReasoning !== 'boolean')
-    throw new ConfigError('golem/ui: option "sendReasoning" must be a boolean');
+    throw uiConfigError('golem/ui: option "sendReasoning" must be a boolean');
   if (o.messageId !== undefined && (typeof o.messageId !== 'string' || o.messageId === ''))
-    throw new ConfigError('golem/ui: option "messageId" must be a non-empty string');
+    throw uiConfigError('golem/ui: option "messageId" must be a non-empty string');
   const generateId = o.generateId ?? randomUUID;
   return {
     messageId: o.messageId ?? generateId(),

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../core/kit/error-base';
+import { GolemError, brandGuard } from '../core/kit/error-base';
 
 /**
  * The UI messages a client sent cannot be a run's history: not an array of messages, an unknown
@@ -20,7 +20,5 @@ export class UIMessageError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UIMessageError {
-    return hasKind(value, 'UIMessageError');
-  }
+  static readonly is = brandGuard<UIMessageError>('UIMessageError');
 }

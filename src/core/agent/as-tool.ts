@@ -2,7 +2,7 @@ import { throwIfCancelled } from '../errors/cancellation';
 import { causeText } from '../kit/cause-text';
 import { ModelRetry } from '../errors/errors';
 import { isRecord } from '../kit/guards';
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import type { Result } from '../engine/result';
 import type { ToolContext } from '../tool/context';
 import { defineTool } from '../tool/define-tool';
@@ -32,9 +32,7 @@ export class DelegationError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is DelegationError {
-    return hasKind(value, 'DelegationError');
-  }
+  static readonly is = brandGuard<DelegationError>('DelegationError');
 }
 
 /** The minimal surface of an agent that delegation needs. */

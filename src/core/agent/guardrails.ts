@@ -1,4 +1,4 @@
-import { ConfigError } from '../engine/errors';
+import { agentConfigError } from '../engine/errors';
 import type { Guardrails } from '../engine/guardrails';
 import { isArrayValue, isRecord } from '../kit/guards';
 
@@ -15,10 +15,10 @@ export function guardrailsConfig<Deps>(
 ): { guardrails?: Guardrails<Deps> } {
   if (value === undefined) return {};
   if (!isRecord(value))
-    throw new ConfigError('Agent `guardrails` must be an object { input?, output?, tool? }');
+    throw agentConfigError('Agent `guardrails` must be an object { input?, output?, tool? }');
   for (const key of Object.keys(value))
     if (!(KINDS as readonly string[]).includes(key))
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`guardrails.${key}\` is unknown; use \`input\`, \`output\` or \`tool\``,
       );
   const resolved: Record<string, unknown[]> = {};
@@ -27,14 +27,14 @@ export function guardrailsConfig<Deps>(
     const list = value[kind];
     if (list === undefined) continue;
     if (!isArrayValue(list))
-      throw new ConfigError(`Agent \`guardrails.${kind}\` must be an array of guardrails`);
+      throw agentConfigError(`Agent \`guardrails.${kind}\` must be an array of guardrails`);
     const names = new Set<string>();
     list.forEach((entry: unknown, index) => {
       const where = `guardrails.${kind}[${index}]`;
       if (!isRecord(entry) || typeof entry.name !== 'string' || entry.name.trim() === '')
-        throw new ConfigError(`Agent \`${where}\` needs a non-empty \`name\``);
+        throw agentConfigError(`Agent \`${where}\` needs a non-empty \`name\``);
       if (names.has(entry.name))
-        throw new ConfigError(
+        throw agentConfigError(
           `Agent \`${where}\`: two ${kind} guardrails are named "${entry.name}"`,
         );
       names.add(entry.name);
@@ -55,38 +55,40 @@ function checkEntry(
   const fn = (key: string): boolean => typeof entry[key] === 'function';
   const optionalFn = (key: string): void => {
     if (entry[key] !== undefined && !fn(key))
-      throw new ConfigError(`Agent \`${where}.${key}\` must be a function`);
+      throw agentConfigError(`Agent \`${where}.${key}\` must be a function`);
   };
   const oneOf = (key: string, allowed: readonly string[]): void => {
     const v = entry[key];
     if (v !== undefined && (typeof v !== 'string' || !allowed.includes(v)))
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`${where}.${key}\` must be ${allowed.map((a) => `'${a}'`).join(' or ')}`,
       );
   };
   if (kind === 'input') {
     if (!fn('check'))
-      throw new ConfigError(`Agent \`${where}\` needs a \`check(input, ctx)\` function`);
+      throw agentConfigError(`Agent \`${where}\` needs a \`check(input, ctx)\` function`);
     oneOf('mode', ['sequential', 'parallel']);
     return;
   }
   oneOf('onTrip', ['fail', 'retry']);
   if (kind === 'output') {
     if (!fn('check'))
-      throw new ConfigError(`Agent \`${where}\` needs a \`check(output, ctx)\` function`);
+      throw agentConfigError(`Agent \`${where}\` needs a \`check(output, ctx)\` function`);
     return;
   }
   optionalFn('before');
   optionalFn('after');
   if (!fn('before') && !fn('after'))
-    throw new ConfigError(`Agent \`${where}\` needs \`before(call, ctx)\` or \`after(call, ctx)\``);
+    throw agentConfigError(
+      `Agent \`${where}\` needs \`before(call, ctx)\` or \`after(call, ctx)\``,
+    );
   const tools = entry.tools;
   if (tools === undefined) return;
   if (!isArrayValue(tools) || tools.some((t) => typeof t !== 'string'))
-    throw new ConfigError(`Agent \`${where}.tools\` must be an array of tool names`);
+    throw agentConfigError(`Agent \`${where}.tools\` must be an array of tool names`);
   for (const name of tools as string[])
     if (!registered.has(name))
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`${where}.tools\` names "${name}", which is not a registered tool; register it or remove the name`,
       );
 }

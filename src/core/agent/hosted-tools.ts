@@ -1,4 +1,4 @@
-import { ConfigError } from '../engine/errors';
+import { agentConfigError } from '../engine/errors';
 import type { HostedTool } from '../contract/hosted-tool';
 import { hostedToolProblem } from '../contract/hosted-tool';
 import { isArrayValue } from '../kit/guards';
@@ -14,15 +14,15 @@ export function hostedToolsConfig(tools: readonly HostedTool[] | undefined): {
 } {
   if (tools === undefined) return {};
   if (!isArrayValue(tools))
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `hostedTools` must be an array of hosted tools, e.g. [webSearchTool()]',
     );
   const seen = new Set<string>();
   tools.forEach((tool, i) => {
     const problem = hostedToolProblem(tool);
-    if (problem !== undefined) throw new ConfigError(`Agent \`hostedTools[${i}]\`: ${problem}`);
+    if (problem !== undefined) throw agentConfigError(`Agent \`hostedTools[${i}]\`: ${problem}`);
     if (seen.has(tool.type))
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`hostedTools[${i}]\`: a second ${tool.type} tool; declare each hosted tool once`,
       );
     seen.add(tool.type);

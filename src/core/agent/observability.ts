@@ -1,7 +1,7 @@
 import type { PriceTable } from '../contract/cost';
 import { isRecord } from '../kit/guards';
 import type { AgentConfig } from './config';
-import { ConfigError } from '../engine/errors';
+import { agentConfigError } from '../engine/errors';
 import type { RunInstrumentation, TraceHandle } from '../engine/instrumentation';
 import { startTrace } from '../engine/instrumentation';
 import type { EngineConfig } from '../engine/run-config';
@@ -24,23 +24,23 @@ export function resolveObservability(
     instrumentation !== undefined &&
     !(isRecord(instrumentation) && typeof instrumentation.startRun === 'function')
   )
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `instrumentation` must have startRun(info), e.g. otelInstrumentation() from golem/otel',
     );
   if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `prices` must be a PriceTable with cost(usage, model), e.g. priceTable({ ... }) or genaiPrices() from golem/prices',
     );
   for (const field of ['reasoningTokens', 'cost'] as const) {
     const value = usageLimit?.[field];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`usageLimit.${field}\` must be a number >= 0 (0 = off), got ${String(value)}`,
       );
   }
   if (usageLimit?.cost !== undefined && usageLimit.cost > 0 && prices === undefined)
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `usageLimit.cost` needs `prices` to know what responses cost: pass priceTable({ ... }) or genaiPrices() from golem/prices',
     );
   return { instrumentation, prices };

@@ -4,7 +4,7 @@ import type { AgentConfig } from './config';
 import { resolveObservability } from './observability';
 import { hostedToolsConfig } from './hosted-tools';
 import { guardrailsConfig } from './guardrails';
-import { ConfigError } from '../engine/errors';
+import { agentConfigError } from '../engine/errors';
 import type { EngineConfig } from '../engine/run-config';
 import { DEFAULT_MAX_RETRY_WAIT_MS, defaultBackoff, timerSleep } from '../engine/retry';
 import type { Tool } from '../tool/tool';
@@ -23,16 +23,16 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): EngineConfig<Deps> {
   if (!isRecord(config))
-    throw new ConfigError('Agent needs a configuration object with at least `model`');
+    throw agentConfigError('Agent needs a configuration object with at least `model`');
   const model = config.model;
   if (
     !isRecord(model) ||
     typeof (model as unknown as Record<string, unknown>).generate !== 'function'
   ) {
-    throw new ConfigError('Agent needs `model`: an object with generate(request, options)');
+    throw agentConfigError('Agent needs `model`: an object with generate(request, options)');
   }
   if (config.output !== undefined && typeof (config.output as unknown) !== 'function') {
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `output` must be a decoder function (response, ctx) => output, e.g. decodeJSON()',
     );
   }
@@ -46,7 +46,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
       ? undefined
       : schema('outputSchema', config.outputSchema);
   if (outputSchema !== undefined && config.outputTool !== undefined) {
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent: `outputSchema` and `outputTool` are exclusive; choose native or tool-mode structured output',
     );
   }
@@ -62,11 +62,11 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     nonNegative(`usageLimit.${field}`, config.usageLimit?.[field]);
   }
   if (config.retryBackoff !== undefined && typeof config.retryBackoff !== 'function')
-    throw new ConfigError('Agent `retryBackoff` must be a function (attempt) => ms');
+    throw agentConfigError('Agent `retryBackoff` must be a function (attempt) => ms');
   if (config.sleep !== undefined && typeof config.sleep !== 'function')
-    throw new ConfigError('Agent `sleep` must be a function (ms, signal) => Promise<void>');
+    throw agentConfigError('Agent `sleep` must be a function (ms, signal) => Promise<void>');
   if (config.historyProcessor !== undefined && typeof config.historyProcessor !== 'function')
-    throw new ConfigError('Agent `historyProcessor` must be a function');
+    throw agentConfigError('Agent `historyProcessor` must be a function');
   timeout('runTimeout', config.runTimeout);
   const turnTimeout = timeout('turnTimeout', config.turnTimeout);
   const maxRetryWait = retryWait(config.maxRetryWait);
@@ -75,7 +75,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
       if (tool.approval !== undefined && tool.approval !== false) {
-        throw new ConfigError(
+        throw agentConfigError(
           `Agent: tool "${tool.name}" requires approval, so runs may pause; set \`deferredTools: true\` and resume paused runs with agent.resume()`,
         );
       }
@@ -83,7 +83,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   }
   const advertised = resolveChoice(config.toolChoice, registered);
   if (outputTool !== undefined && registered.has(outputTool.name)) {
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent: output tool "${outputTool.name}" has the name of a registered tool; rename one of them`,
     );
   }
@@ -117,7 +117,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
 function integer(field: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new ConfigError(`Agent \`${field}\` must be an integer >= ${min}, got ${String(value)}`);
+    throw agentConfigError(`Agent \`${field}\` must be an integer >= ${min}, got ${String(value)}`);
   }
   return value;
 }
@@ -126,7 +126,7 @@ function timeout(field: string, value: number | undefined): number {
   if (value === undefined) return 0;
   const problem = timeoutProblem(value);
   if (problem !== undefined)
-    throw new ConfigError(`Agent \`${field}\` ${problem} (0 = off), got ${String(value)}`);
+    throw agentConfigError(`Agent \`${field}\` ${problem} (0 = off), got ${String(value)}`);
   return value;
 }
 
@@ -134,7 +134,7 @@ function retryWait(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_RETRY_WAIT_MS;
   const problem = timeoutProblem(value);
   if (problem !== undefined)
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent \`maxRetryWait\` ${problem} (0 = never wait for a provider), got ${String(value)}`,
     );
   return value;
@@ -143,7 +143,7 @@ function retryWait(value: number | undefined): number {
 function nonNegative(field: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent \`${field}\` must be a number >= 0 (0 = off), got ${String(value)}`,
     );
   }
@@ -156,27 +156,27 @@ function schema(field: string, value: JsonSchema | string): JsonSchema {
     try {
       parsed = JSON.parse(value);
     } catch (cause) {
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`${field}\` is not valid JSON (${(cause as Error).message}); pass a JSON Schema object`,
         { cause },
       );
     }
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigError(`Agent \`${field}\` must be a JSON Schema object`);
+    throw agentConfigError(`Agent \`${field}\` must be a JSON Schema object`);
   }
   return Object.freeze(JSON.parse(JSON.stringify(parsed)) as JsonSchema);
 }
 
 function resolveOutputTool(value: NonNullable<AgentConfig<unknown, unknown>['outputTool']>) {
   if (typeof value.name !== 'string' || value.name === '')
-    throw new ConfigError('Agent `outputTool.name` must be a non-empty tool name');
+    throw agentConfigError('Agent `outputTool.name` must be a non-empty tool name');
   if (!TOOL_NAME.test(value.name))
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent \`outputTool.name\` "${value.name}" must be 1–64 letters, digits, "_" or "-"`,
     );
   if ((value.schema as unknown) === undefined || value.schema === '')
-    throw new ConfigError('Agent `outputTool.schema` is required: the JSON Schema of the output');
+    throw agentConfigError('Agent `outputTool.schema` is required: the JSON Schema of the output');
   return {
     name: value.name,
     description: value.description ?? '',
@@ -186,32 +186,34 @@ function resolveOutputTool(value: NonNullable<AgentConfig<unknown, unknown>['out
 
 function registerTools<Deps>(tools: readonly Tool<Deps>[]): Map<string, Tool<Deps>> {
   if (!isArrayValue(tools))
-    throw new ConfigError('Agent `tools` must be an array of tools (see defineTool)');
+    throw agentConfigError('Agent `tools` must be an array of tools (see defineTool)');
   const registered = new Map<string, Tool<Deps>>();
   for (const [i, tool] of tools.entries()) {
     const at = `Agent \`tools[${i}]\``;
     if (typeof tool !== 'object' || (tool as unknown) === null)
-      throw new ConfigError(`${at} is not a tool; build tools with defineTool`);
+      throw agentConfigError(`${at} is not a tool; build tools with defineTool`);
     if (typeof tool.name !== 'string' || tool.name === '')
-      throw new ConfigError(`${at} has no name`);
+      throw agentConfigError(`${at} has no name`);
     if (typeof tool.execute !== 'function')
-      throw new ConfigError(`${at} "${tool.name}" has no execute function`);
+      throw agentConfigError(`${at} "${tool.name}" has no execute function`);
     if (
       tool.maxRetries !== undefined &&
       (!Number.isInteger(tool.maxRetries) || tool.maxRetries < 0)
     ) {
-      throw new ConfigError(`${at} "${tool.name}": maxRetries must be an integer >= 0`);
+      throw agentConfigError(`${at} "${tool.name}": maxRetries must be an integer >= 0`);
     }
     // The same bounds as defineTool: a timer cannot hold more than MAX_TIMEOUT_MS (Node would
     // fire a longer one after 1 ms, timing the tool out at once).
     const timeoutIssue = tool.timeout === undefined ? undefined : timeoutProblem(tool.timeout);
     if (timeoutIssue !== undefined) {
-      throw new ConfigError(
+      throw agentConfigError(
         `${at} "${tool.name}": timeout ${timeoutIssue} (0 = the agent's toolTimeout), got ${String(tool.timeout)}`,
       );
     }
     if (registered.has(tool.name))
-      throw new ConfigError(`Agent: two tools are named "${tool.name}"; tool names must be unique`);
+      throw agentConfigError(
+        `Agent: two tools are named "${tool.name}"; tool names must be unique`,
+      );
     registered.set(tool.name, tool);
   }
   return registered;
@@ -223,12 +225,12 @@ function resolveChoice<Deps>(
 ): Map<string, Tool<Deps>> {
   if (choice === undefined) return registered;
   if (typeof choice !== 'string' || choice === '')
-    throw new ConfigError(
+    throw agentConfigError(
       'Agent `toolChoice` must name a registered tool; omit it to advertise all tools',
     );
   const tool = registered.get(choice);
   if (tool === undefined) {
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent \`toolChoice\` "${choice}" is not a registered tool; registered: ${[...registered.keys()].join(', ') || '(none)'}`,
     );
   }
@@ -244,13 +246,13 @@ export function durableConfig(config: { name?: unknown; store?: unknown }): {
 } {
   const { name, store } = config;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
-    throw new ConfigError('Agent `name` must be a non-empty string (it is stored with its runs)');
+    throw agentConfigError('Agent `name` must be a non-empty string (it is stored with its runs)');
   if (store !== undefined) {
     const missing = isRecord(store)
       ? STORE_METHODS.filter((m) => typeof store[m] !== 'function')
       : STORE_METHODS;
     if (missing.length > 0)
-      throw new ConfigError(
+      throw agentConfigError(
         `Agent \`store\` must be a RunStore (e.g. sqliteStore() from golem/stores/sqlite); it lacks ${missing.join(', ')}`,
       );
   }
@@ -260,7 +262,7 @@ export function durableConfig(config: { name?: unknown; store?: unknown }): {
 /** Throws `ConfigError` when `model` cannot stream (a run asked for deltas). Internal. */
 export function requireStreaming(model: Model): void {
   if (!isStreamingModel(model))
-    throw new ConfigError(
+    throw agentConfigError(
       `model ${model.name ?? '(unnamed)'} does not support streaming; use run() or a StreamingModel`,
     );
 }

@@ -1,6 +1,6 @@
 import { isRecord } from '../kit/guards';
 import type { Message } from './message';
-import { ModelConfigError } from '../errors/provider-errors';
+import { modelConfigError } from '../errors/provider-errors';
 
 /**
  * Prompt caching, provider-neutral (`ModelSettings.cache`). Each flag defaults to `true` once
@@ -40,13 +40,13 @@ const KEYS = new Set<string>([...FLAGS, 'ttl', 'key', 'retention']);
 
 /**
  * Validates `settings.cache` for `provider`: `undefined`/`false` is off (`undefined` returned),
- * `true` caches everything, an object adjusts that. A malformed value is a `ModelConfigError`
+ * `true` caches everything, an object adjusts that. A malformed value is a model `ConfigError`
  * naming the field, raised before anything is sent.
  */
 export function resolveCache(value: unknown, provider: string): ResolvedCache | undefined {
   if (value === undefined || value === false) return undefined;
   const fail = (message: string, field = ''): never => {
-    throw new ModelConfigError(provider, `\`settings.cache${field}\` ${message}`);
+    throw modelConfigError(provider, `\`settings.cache${field}\` ${message}`);
   };
   if (value === true)
     return {

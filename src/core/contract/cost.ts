@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 import { isRecord } from '../kit/guards';
 import type { Usage } from './usage';
 
@@ -53,16 +53,9 @@ export interface PriceTable {
   cost(usage: Usage, model: PriceLookup): Cost | undefined;
 }
 
-/** A price table or one of its prices is malformed. */
-export class PriceTableError extends GolemError {
-  constructor(message: string) {
-    super('PriceTableError', message);
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is PriceTableError {
-    return hasKind(value, 'PriceTableError');
-  }
+/** A price table or one of its prices is malformed: a {@link ConfigError} of component `prices`. */
+export function priceTableError(message: string): ConfigError {
+  return new ConfigError(message, { component: 'prices' });
 }
 
 const PRICE_KEYS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] as const;
@@ -70,7 +63,7 @@ const PRICE_KEYS = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning'] a
 /** Validates one price (every field a finite number >= 0; `input` and `output` required). */
 export function checkPrice(price: unknown, label: string): ModelPrice {
   if (!isRecord(price))
-    throw new PriceTableError(
+    throw priceTableError(
       `${label} must be an object of per-million-token prices, e.g. { input: 0.15, output: 0.6 }`,
     );
   for (const key of PRICE_KEYS) {
@@ -78,7 +71,7 @@ export function checkPrice(price: unknown, label: string): ModelPrice {
     const required = key === 'input' || key === 'output';
     if (value === undefined && !required) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new PriceTableError(
+      throw priceTableError(
         `${label}.${key} must be a number >= 0 (per million tokens), got ${String(value)}`,
       );
   }
@@ -108,7 +101,7 @@ export function costOf(usage: Usage, price: ModelPrice, currency = 'USD'): Cost 
 export function addCost(a: Cost | undefined, b: Cost): Cost {
   if (a === undefined) return { ...b };
   if (a.currency !== b.currency)
-    throw new PriceTableError(
+    throw priceTableError(
       `cannot add costs in ${a.currency} and ${b.currency}; price every model in one currency`,
     );
   return {
@@ -129,20 +122,20 @@ export interface PriceTableOptions {
  * A price table from your own prices, keyed by `provider:model` or by model id alone
  * (`{ 'openai:gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075 } }`). A lookup tries
  * the model the provider says answered, then the configured model, each with its provider
- * prefix first. Prices are validated here (`PriceTableError`).
+ * prefix first. Prices are validated here (`ConfigError`, component `prices`).
  */
 export function priceTable(
   prices: Readonly<Record<string, ModelPrice>>,
   options: PriceTableOptions = {},
 ): PriceTable {
   if (!isRecord(prices))
-    throw new PriceTableError('priceTable needs an object of prices keyed by model');
+    throw priceTableError('priceTable needs an object of prices keyed by model');
   const currency = options.currency ?? 'USD';
   if (typeof currency !== 'string' || currency === '')
-    throw new PriceTableError('priceTable `currency` must be a non-empty string, e.g. USD');
+    throw priceTableError('priceTable `currency` must be a non-empty string, e.g. USD');
   const table = new Map<string, ModelPrice>();
   for (const [key, price] of Object.entries(prices)) {
-    if (key === '') throw new PriceTableError('priceTable keys must be model ids, got ""');
+    if (key === '') throw priceTableError('priceTable keys must be model ids, got ""');
     table.set(key, { ...checkPrice(price, `priceTable[${JSON.stringify(key)}]`) });
   }
   return {

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import type { HostedTool } from './hosted-tool';
 import type { Part } from './part';
 
@@ -43,9 +43,7 @@ export class UnsupportedPartError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedPartError {
-    return hasKind(value, 'UnsupportedPartError');
-  }
+  static readonly is = brandGuard<UnsupportedPartError>('UnsupportedPartError');
 }
 
 /**
@@ -72,9 +70,7 @@ export class UnsupportedHostedToolError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedHostedToolError {
-    return hasKind(value, 'UnsupportedHostedToolError');
-  }
+  static readonly is = brandGuard<UnsupportedHostedToolError>('UnsupportedHostedToolError');
 }
 
 /** A short description of a part for messages: kind, media type, name or URL, size. */

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 
 /**
  * Why a run-store operation failed:
@@ -99,9 +99,7 @@ export class StoreError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is StoreError {
-    return hasKind(value, 'StoreError');
-  }
+  static readonly is = brandGuard<StoreError>('StoreError');
 
   /** Whether `value` is a `StoreError` with `reason` (e.g. `StoreError.isReason(e, 'conflict')`). */
   static isReason(value: unknown, reason: StoreErrorReason): value is StoreError {

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 
 /**
  * The consumer of a streaming run stopped reading; the run is aborted with this error as the
@@ -10,7 +10,5 @@ export class StreamAbandonedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is StreamAbandonedError {
-    return hasKind(value, 'StreamAbandonedError');
-  }
+  static readonly is = brandGuard<StreamAbandonedError>('StreamAbandonedError');
 }

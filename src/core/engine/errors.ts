@@ -1,5 +1,6 @@
 import { causeText, RUN_ERROR_PREFIX } from '../kit/cause-text';
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
 import type { RunCost } from './result';
@@ -29,8 +30,8 @@ export interface PartialEvidence {
   toolCalls: number;
   /**
    * Results of the failing batch's calls that did complete (emission order), present when the run
-   * failed inside a tool batch after some calls completed; they are not part of `messages`. `historyFromPartial` joins them so a
-   * continuation neither loses nor re-runs completed work.
+   * failed inside a tool batch after some calls completed; they are not part of `messages`.
+   * `historyFromPartial` joins them so a continuation neither loses nor re-runs completed work.
    */
   toolResults?: Message[];
   /**
@@ -63,9 +64,7 @@ export class RunError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is RunError {
-    return hasKind(value, 'RunError');
-  }
+  static readonly is = brandGuard<RunError>('RunError');
 }
 
 /** A tool call failed; names the tool and the call. */
@@ -82,9 +81,7 @@ export class ToolError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ToolError {
-    return hasKind(value, 'ToolError');
-  }
+  static readonly is = brandGuard<ToolError>('ToolError');
 }
 
 /** The model called a tool that was not advertised for this run. */
@@ -97,9 +94,7 @@ export class UndeclaredToolError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UndeclaredToolError {
-    return hasKind(value, 'UndeclaredToolError');
-  }
+  static readonly is = brandGuard<UndeclaredToolError>('UndeclaredToolError');
 }
 
 /** The loop hit `maxIterations` model turns without a final answer. */
@@ -112,9 +107,7 @@ export class TurnLimitError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is TurnLimitError {
-    return hasKind(value, 'TurnLimitError');
-  }
+  static readonly is = brandGuard<TurnLimitError>('TurnLimitError');
 }
 
 /** A budget ran out after several attempts; `cause` is the last failure. */
@@ -136,36 +129,23 @@ export class AttemptsExhaustedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is AttemptsExhaustedError {
-    return hasKind(value, 'AttemptsExhaustedError');
-  }
+  static readonly is = brandGuard<AttemptsExhaustedError>('AttemptsExhaustedError');
 }
 
 /** A tool deferred its call, but the agent does not enable `deferredTools`. */
-export class DeferralNotEnabledError extends GolemError {
-  constructor(toolName: string) {
-    super(
-      'DeferralNotEnabledError',
-      `tool "${toolName}" deferred its call, but this agent does not enable deferredTools; set \`deferredTools: true\` to let runs pause`,
-    );
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is DeferralNotEnabledError {
-    return hasKind(value, 'DeferralNotEnabledError');
-  }
+export function deferralNotEnabledError(toolName: string): ConfigError {
+  return new ConfigError(
+    `tool "${toolName}" deferred its call, but this agent does not enable deferredTools; set \`deferredTools: true\` to let runs pause`,
+    { component: 'agent', reason: 'deferral-not-enabled', toolName },
+  );
 }
 
-/** Agent configuration is invalid; thrown by the constructor. The message says how to fix it. */
-export class ConfigError extends GolemError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('ConfigError', message, options);
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is ConfigError {
-    return hasKind(value, 'ConfigError');
-  }
+/**
+ * The agent's configuration is invalid: a {@link ConfigError} of component `agent`, thrown by the
+ * constructor (or by a run, for what only a run can check). The message says how to fix it.
+ */
+export function agentConfigError(message: string, options?: { cause?: unknown }): ConfigError {
+  return new ConfigError(message, { component: 'agent', cause: options?.cause });
 }
 
 /**
@@ -178,7 +158,5 @@ export class RunInputError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is RunInputError {
-    return hasKind(value, 'RunInputError');
-  }
+  static readonly is = brandGuard<RunInputError>('RunInputError');
 }

@@ -1,5 +1,6 @@
 import { cancellationError } from '../errors/cancellation';
-import { GolemError, describeError, hasKind } from '../kit/error-base';
+import { GolemError, describeError, brandGuard } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 import { isRetryable, retryAfterOf } from '../errors/errors';
 import type {
   DeltaHandler,
@@ -43,9 +44,7 @@ export class FallbackExhaustedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is FallbackExhaustedError {
-    return hasKind(value, 'FallbackExhaustedError');
-  }
+  static readonly is = brandGuard<FallbackExhaustedError>('FallbackExhaustedError');
 }
 
 function longestWait(errors: readonly unknown[]): number | undefined {
@@ -58,15 +57,8 @@ function longestWait(errors: readonly unknown[]): number | undefined {
 }
 
 /** The fallback chain is misconfigured (missing members, or a non-streaming member asked to stream). */
-export class FallbackConfigError extends GolemError {
-  constructor(message: string) {
-    super('FallbackConfigError', message);
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is FallbackConfigError {
-    return hasKind(value, 'FallbackConfigError');
-  }
+function fallbackConfigError(message: string): ConfigError {
+  return new ConfigError(message, { component: 'fallback' });
 }
 
 /**
@@ -82,13 +74,11 @@ export class FallbackModel implements StreamingModel {
 
   constructor(models: readonly Model[], options: FallbackOptions = {}) {
     if (!Array.isArray(models) || models.length < 2) {
-      throw new FallbackConfigError(
-        'FallbackModel needs a primary model and at least one alternate',
-      );
+      throw fallbackConfigError('FallbackModel needs a primary model and at least one alternate');
     }
     for (const [i, model] of models.entries()) {
       if (!isRecord(model) || typeof model.generate !== 'function') {
-        throw new FallbackConfigError(`FallbackModel member ${i} is not a model`);
+        throw fallbackConfigError(`FallbackModel member ${i} is not a model`);
       }
     }
     this.models = models.slice();
@@ -107,7 +97,7 @@ export class FallbackModel implements StreamingModel {
   ): Promise<ModelResponse> {
     const streaming = this.models.map((model, i) => {
       if (!isStreamingModel(model))
-        throw new FallbackConfigError(
+        throw fallbackConfigError(
           `FallbackModel member ${i} (${model.name ?? 'unnamed'}) does not support streaming`,
         );
       return model;
@@ -142,7 +132,7 @@ export class FallbackModel implements StreamingModel {
         if (onFallback !== undefined) announce(onFallback, this.models, i, error);
       }
     }
-    throw new FallbackConfigError('FallbackModel has no members');
+    throw fallbackConfigError('FallbackModel has no members');
   }
 }
 

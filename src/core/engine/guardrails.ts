@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import type { Message } from '../contract/message';
 import type { Part } from '../contract/part';
 
@@ -178,7 +178,5 @@ export class GuardrailError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is GuardrailError {
-    return hasKind(value, 'GuardrailError');
-  }
+  static readonly is = brandGuard<GuardrailError>('GuardrailError');
 }

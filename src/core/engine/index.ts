@@ -6,9 +6,7 @@ export {
   UndeclaredToolError,
   TurnLimitError,
   AttemptsExhaustedError,
-  ConfigError,
   RunInputError,
-  DeferralNotEnabledError,
 } from './errors';
 export type { UsageLimit, UsageLimitKind, UsageCounters } from './usage-limit';
 export { UsageLimitError, crossedLimit } from './usage-limit';

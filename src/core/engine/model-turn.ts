@@ -5,7 +5,7 @@ import type { GenerateOptions } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
-import { AttemptsExhaustedError, ConfigError } from './errors';
+import { AttemptsExhaustedError, agentConfigError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import { traced } from './instrumentation';
@@ -109,7 +109,7 @@ async function streamTurn<Deps>(
 ): Promise<ModelResponse> {
   const model = config.model;
   if (!isStreamingModel(model))
-    throw new ConfigError(
+    throw agentConfigError(
       `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
     );
   let streamed = '';

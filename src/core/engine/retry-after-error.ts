@@ -1,5 +1,5 @@
 import { causeText } from '../kit/cause-text';
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import { MAX_TIMEOUT_MS } from '../kit/timeouts';
 
 /** What a {@link RetryAfterTooLongError} is built from. */
@@ -46,7 +46,5 @@ export class RetryAfterTooLongError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is RetryAfterTooLongError {
-    return hasKind(value, 'RetryAfterTooLongError');
-  }
+  static readonly is = brandGuard<RetryAfterTooLongError>('RetryAfterTooLongError');
 }

@@ -1,6 +1,6 @@
 import { cancellationError } from '../errors/cancellation';
 import { MAX_TIMEOUT_MS } from '../kit/timeouts';
-import { ConfigError } from './errors';
+import { agentConfigError } from './errors';
 
 /** Milliseconds to wait after the 1-based `attempt` failed. */
 export type Backoff = (attempt: number) => number;
@@ -86,7 +86,7 @@ export function planRetry(
 function backoffWait(backoff: Backoff, attempt: number): number {
   const ms: unknown = backoff(attempt);
   if (typeof ms !== 'number' || Number.isNaN(ms)) {
-    throw new ConfigError(
+    throw agentConfigError(
       `Agent \`retryBackoff\` returned ${String(ms)} for attempt ${attempt}; it must return a number of ms >= 0`,
     );
   }

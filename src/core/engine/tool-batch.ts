@@ -7,7 +7,7 @@ import type { Tool } from '../tool/tool';
 import type { PendingToolCall, PendingToolCalls } from './deferred-types';
 import {
   AttemptsExhaustedError,
-  DeferralNotEnabledError,
+  deferralNotEnabledError,
   RunError,
   ToolError,
   UndeclaredToolError,
@@ -84,7 +84,7 @@ export async function runBatch<Deps>(
     if (deferred !== undefined && !config.deferredTools) {
       throw state.fail(
         'tool',
-        new ToolError(call.name, call.id, new DeferralNotEnabledError(call.name)),
+        new ToolError(call.name, call.id, deferralNotEnabledError(call.name)),
         completedResults(messages, calls, outcomes, index),
       );
     }

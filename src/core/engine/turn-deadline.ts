@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import type { SignalSource } from './run-signal';
 
 /**
@@ -28,9 +28,7 @@ export class TurnTimeoutError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is TurnTimeoutError {
-    return hasKind(value, 'TurnTimeoutError');
-  }
+  static readonly is = brandGuard<TurnTimeoutError>('TurnTimeoutError');
 }
 
 /** The signal of one model call and what ends it. Internal. */

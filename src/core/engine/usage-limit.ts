@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 import type { Usage } from '../contract/usage';
 
 /** Bounds on one run; each field 0 or absent means unbounded. */
@@ -45,9 +45,7 @@ export class UsageLimitError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UsageLimitError {
-    return hasKind(value, 'UsageLimitError');
-  }
+  static readonly is = brandGuard<UsageLimitError>('UsageLimitError');
 }
 
 /** Integers as they are; fractions (costs) rounded to 6 decimals without trailing zeros. */

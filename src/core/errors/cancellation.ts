@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, hasKind, brandGuard, brandOf } from '../kit/error-base';
 import { errorChain } from '../kit/error-chain';
 import { safeGet } from '../kit/safe-inspect';
 
@@ -9,9 +9,7 @@ export class CancelledError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is CancelledError {
-    return hasKind(value, 'CancelledError');
-  }
+  static readonly is = brandGuard<CancelledError>('CancelledError');
 }
 
 /** A deadline passed: a run deadline, a tool timeout, or an `AbortSignal.timeout`. */
@@ -21,9 +19,7 @@ export class DeadlineExceededError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is DeadlineExceededError {
-    return hasKind(value, 'DeadlineExceededError');
-  }
+  static readonly is = brandGuard<DeadlineExceededError>('DeadlineExceededError');
 }
 
 /** Whether `value` is an object whose `name` is `name` (an unreadable name is not). */
@@ -68,7 +64,7 @@ export function isDeadlineExceeded(error: unknown): boolean {
 export function cancellationError(signal: AbortSignal): CancelledError | DeadlineExceededError {
   const reason: unknown = signal.reason;
   if (CancelledError.is(reason) || DeadlineExceededError.is(reason)) return reason;
-  if (hasKind(reason, STREAM_ABANDONED)) return reason as CancelledError;
+  if (brandOf(reason) === STREAM_ABANDONED) return reason as CancelledError;
   if (isNamed(reason, 'TimeoutError'))
     return new DeadlineExceededError('deadline exceeded', { cause: reason });
   return new CancelledError('operation was cancelled', { cause: reason });

@@ -1,4 +1,4 @@
-import { GolemError, describeError, hasKind } from '../kit/error-base';
+import { GolemError, describeError, brandGuard } from '../kit/error-base';
 import { isCancellation } from './cancellation';
 import { errorChain } from '../kit/error-chain';
 import { safeGet } from '../kit/safe-inspect';
@@ -21,9 +21,7 @@ export class ModelRetry extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelRetry {
-    return hasKind(value, 'ModelRetry');
-  }
+  static readonly is = brandGuard<ModelRetry>('ModelRetry');
 }
 
 /** Options of a {@link ModelHTTPError}. */
@@ -70,9 +68,7 @@ export class ModelHTTPError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelHTTPError {
-    return hasKind(value, 'ModelHTTPError');
-  }
+  static readonly is = brandGuard<ModelHTTPError>('ModelHTTPError');
 }
 
 /** Whether an HTTP status is transient: 408, 429 or any 5xx. */
@@ -92,9 +88,7 @@ export class ModelResponseError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelResponseError {
-    return hasKind(value, 'ModelResponseError');
-  }
+  static readonly is = brandGuard<ModelResponseError>('ModelResponseError');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
 
 /**
  * Stored history (or history about to be stored) does not have the durable JSON shape of spec
@@ -28,9 +28,7 @@ export class HistoryFormatError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is HistoryFormatError {
-    return hasKind(value, 'HistoryFormatError');
-  }
+  static readonly is = brandGuard<HistoryFormatError>('HistoryFormatError');
 }
 
 function historyProblemText(index: number | undefined, field: string, problem: string): string {

@@ -1,4 +1,5 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 
 /** The connection to a provider failed (DNS, refused, reset, TLS). Retryable. */
 export class ModelTransportError extends GolemError {
@@ -11,9 +12,7 @@ export class ModelTransportError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelTransportError {
-    return hasKind(value, 'ModelTransportError');
-  }
+  static readonly is = brandGuard<ModelTransportError>('ModelTransportError');
 }
 
 /**
@@ -37,9 +36,7 @@ export class StreamInterruptedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is StreamInterruptedError {
-    return hasKind(value, 'StreamInterruptedError');
-  }
+  static readonly is = brandGuard<StreamInterruptedError>('StreamInterruptedError');
 }
 
 /** A provider sent a frame or body that does not follow its documented format. Not retryable. */
@@ -53,24 +50,15 @@ export class ModelProtocolError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelProtocolError {
-    return hasKind(value, 'ModelProtocolError');
-  }
+  static readonly is = brandGuard<ModelProtocolError>('ModelProtocolError');
 }
 
-/** A model adapter's configuration is invalid (missing key, out-of-range setting…). */
-export class ModelConfigError extends GolemError {
-  readonly provider: string;
-
-  constructor(provider: string, message: string) {
-    super('ModelConfigError', `${provider}: ${message}`);
-    this.provider = provider;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelConfigError {
-    return hasKind(value, 'ModelConfigError');
-  }
+/**
+ * A model adapter's configuration is invalid (missing key, out-of-range setting…): a
+ * {@link ConfigError} of component `model` naming the `provider`.
+ */
+export function modelConfigError(provider: string, message: string): ConfigError {
+  return new ConfigError(`${provider}: ${message}`, { component: 'model', provider });
 }
 
 /**
@@ -98,9 +86,7 @@ export class ModelRedirectError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ModelRedirectError {
-    return hasKind(value, 'ModelRedirectError');
-  }
+  static readonly is = brandGuard<ModelRedirectError>('ModelRedirectError');
 }
 
 /** A provider's response body exceeded the adapter's byte cap; it was not buffered further. */
@@ -120,7 +106,5 @@ export class ResponseTooLargeError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ResponseTooLargeError {
-    return hasKind(value, 'ResponseTooLargeError');
-  }
+  static readonly is = brandGuard<ResponseTooLargeError>('ResponseTooLargeError');
 }

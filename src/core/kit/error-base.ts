@@ -31,9 +31,27 @@ export function brandOf(value: unknown): string | undefined {
   return typeof brand === 'string' ? brand : undefined;
 }
 
-/** Whether `value` carries the brand `kind`. */
-export function hasKind(value: unknown, kind: string): boolean {
+/**
+ * Whether `value` is a Golem error of `kind`, from any copy of the package (the brand is a
+ * `Symbol.for` registry symbol), exported class or internal. Never throws.
+ *
+ * @example
+ * ```ts
+ * if (hasKind(error, 'StreamInterruptedError')) retryLater();
+ * ```
+ */
+export function hasKind(value: unknown, kind: string): value is GolemError {
   return brandOf(value) === kind;
+}
+
+/**
+ * The brand check of an error class: `static readonly is = brandGuard<RunError>('RunError')`.
+ * The guard is true for a Golem error of `kind` from any copy of the package; it never throws.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the class names the
+// type its guard narrows to
+export function brandGuard<T extends GolemError>(kind: string): (value: unknown) => value is T {
+  return (value: unknown): value is T => brandOf(value) === kind;
 }
 
 export { describeError, showValue };

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from './error-base';
+import { GolemError, brandGuard } from './error-base';
 
 /** One step of a path into a JSON document: an object key or an array index. */
 export type JsonPathSegment = string | number;
@@ -20,7 +20,5 @@ export class JsonParseError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is JsonParseError {
-    return hasKind(value, 'JsonParseError');
-  }
+  static readonly is = brandGuard<JsonParseError>('JsonParseError');
 }

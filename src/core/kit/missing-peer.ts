@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from './error-base';
+import { ConfigError } from './config-error';
 
 /**
  * Loads one peer package: a `require` of its literal name (`() => require('yaml')`), so
@@ -8,36 +8,26 @@ export type PeerLoader = () => unknown;
 
 /**
  * An entry point of golem was loaded without one or more of its peer dependencies installed
- * (`golem/decorators` without class-validator, `golem/tools/webfetch` without html-to-text…).
- * The message names the entry point, the missing packages and the `npm install` command that
- * fixes it; identity works across copies of the package through {@link MissingPeerError.is}.
+ * (`golem/decorators` without class-validator, `golem/tools/webfetch` without html-to-text…): a
+ * {@link ConfigError} of component `peers`, reason `missing-peer`. The message names the entry
+ * point, the missing packages and the `npm install` command that fixes it (`entryPoint`,
+ * `packages`, `command`).
  */
-export class MissingPeerError extends GolemError {
-  /** The golem entry point that needs the packages, e.g. `golem/decorators`. */
-  readonly entryPoint: string;
-  /** The missing packages, in the order the entry point lists them. */
-  readonly packages: readonly string[];
-  /** The command that installs them, e.g. `npm install class-validator class-transformer`. */
-  readonly command: string;
-
-  constructor(entryPoint: string, packages: readonly string[]) {
-    const command = `npm install ${packages.join(' ')}`;
-    const one = packages.length === 1;
-    super(
-      'MissingPeerError',
-      `${entryPoint} needs ${one ? 'the package' : 'the packages'} ${packages.join(', ')}, ` +
-        `${one ? 'a peer dependency' : 'peer dependencies'} of golem that ${one ? 'is' : 'are'} ` +
-        `not installed: run \`${command}\``,
-    );
-    this.entryPoint = entryPoint;
-    this.packages = Object.freeze([...packages]);
-    this.command = command;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is MissingPeerError {
-    return hasKind(value, 'MissingPeerError');
-  }
+export function missingPeerError(entryPoint: string, packages: readonly string[]): ConfigError {
+  const command = `npm install ${packages.join(' ')}`;
+  const one = packages.length === 1;
+  return new ConfigError(
+    `${entryPoint} needs ${one ? 'the package' : 'the packages'} ${packages.join(', ')}, ` +
+      `${one ? 'a peer dependency' : 'peer dependencies'} of golem that ${one ? 'is' : 'are'} ` +
+      `not installed: run \`${command}\``,
+    {
+      component: 'peers',
+      reason: 'missing-peer',
+      entryPoint,
+      packages: Object.freeze([...packages]),
+      command,
+    },
+  );
 }
 
 /** Whether `error` is a failed module load (`MODULE_NOT_FOUND`, `ERR_MODULE_NOT_FOUND`). */
@@ -56,7 +46,7 @@ function isMissing(error: unknown, packageName: string): boolean {
 
 /**
  * Loads every peer of an entry point (`{ yaml: () => require('yaml') }`) and throws one
- * {@link MissingPeerError} naming all the missing ones when any is not installed. An entry point
+ * {@link missingPeerError} naming all the missing ones when any is not installed. An entry point
  * runs it first, before anything it imports loads a peer, so a missing install fails with the
  * fix instead of a bare `Cannot find module`. The peers are loaded in the order given (the entry
  * point loads them right after anyway); any other load failure — a peer's own broken
@@ -72,5 +62,5 @@ export function checkPeers(entryPoint: string, peers: Readonly<Record<string, Pe
       missing.push(packageName);
     }
   }
-  if (missing.length > 0) throw new MissingPeerError(entryPoint, missing);
+  if (missing.length > 0) throw missingPeerError(entryPoint, missing);
 }

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from './error-base';
+import { GolemError, brandGuard } from './error-base';
 
 /** Limits applied when parsing untrusted JSON. */
 export interface JsonLimits {
@@ -15,9 +15,7 @@ export class UnsafeJsonError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsafeJsonError {
-    return hasKind(value, 'UnsafeJsonError');
-  }
+  static readonly is = brandGuard<UnsafeJsonError>('UnsafeJsonError');
 }
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

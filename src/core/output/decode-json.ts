@@ -2,7 +2,7 @@ import { describeError } from '../kit/error-base';
 import { ModelRetry } from '../errors/errors';
 import { parseUntrustedJson } from '../kit/safe-json';
 import { validateNow } from '../tool/standard-issues';
-import { isStandardSchema, StandardSchemaError } from '../tool/standard-schema';
+import { isStandardSchema, isStandardSchemaError } from '../tool/standard-schema';
 import type { StandardSchemaV1 } from '../tool/standard-schema';
 import type { OutputDecoder } from './decoder';
 
@@ -46,7 +46,7 @@ export function decodeJSON<O>(
     try {
       return await check(value);
     } catch (cause) {
-      if (ModelRetry.is(cause) || StandardSchemaError.is(cause)) throw cause;
+      if (ModelRetry.is(cause) || isStandardSchemaError(cause)) throw cause;
       throw new ModelRetry(`the JSON does not match the expected output: ${describeError(cause)}`, {
         cause,
       });

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../kit/json';
 import { jsonSchemaOf } from '../tool/standard-json-schema';
-import { StandardSchemaError, vendorOf, type StandardSchemaV1 } from '../tool/standard-schema';
+import { standardSchemaError, vendorOf, type StandardSchemaV1 } from '../tool/standard-schema';
 import { decodeJSON } from './decode-json';
 import type { OutputDecoder } from './decoder';
 
@@ -50,7 +50,8 @@ export interface ToolSchemaOutput<O> {
  * const { output } = await agent.run('Weather in Lagos?'); // { city: string; celsius: number }
  * ```
  *
- * Throws `StandardSchemaError` when no JSON Schema can be derived (pass `options.schema` then).
+ * Throws a `ConfigError` (component `schema`) when no JSON Schema can be derived (pass
+ * `options.schema` then).
  */
 export function schemaOutput<O>(
   schema: StandardSchemaV1<unknown, O>,
@@ -67,7 +68,7 @@ export function schemaOutput<O>(
 ): NativeSchemaOutput<O> | ToolSchemaOutput<O> {
   const mode: unknown = options.mode ?? 'native';
   if (mode !== 'native' && mode !== 'tool') {
-    throw new StandardSchemaError(
+    throw standardSchemaError(
       vendorOf(schema),
       `schemaOutput: mode ${JSON.stringify(mode)} is unknown; use 'native' or 'tool'`,
     );

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../kit/json';
 import type { ApprovalPolicy, Tool } from './tool';
 import type { ToolContext } from './context';
-import { ToolDefinitionError } from './errors';
+import { toolDefinitionError } from './errors';
 import { isRecord } from '../kit/guards';
 import { describeError, showValue } from '../kit/error-base';
 import { ModelRetry } from '../errors/errors';
@@ -9,7 +9,7 @@ import { safeGet } from '../kit/safe-inspect';
 import { timeoutProblem } from '../kit/timeouts';
 import { jsonSchemaOf } from './standard-json-schema';
 import { validateNow } from './standard-issues';
-import { isStandardSchema, StandardSchemaError, type StandardSchemaV1 } from './standard-schema';
+import { isStandardSchema, isStandardSchemaError, type StandardSchemaV1 } from './standard-schema';
 import { renderToolResult } from './tool-result';
 import { registerToolValidation } from './validation';
 
@@ -70,15 +70,12 @@ export type ToolDefinition<Deps, Args> =
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Builds a validated, frozen {@link Tool}. Throws {@link ToolDefinitionError} naming the fix. */
+/** Builds a validated, frozen {@link Tool}. Throws a `ConfigError` (component `tool`) naming the fix. */
 export function defineTool<Deps = unknown, Args = unknown>(
   definition: ToolDefinition<Deps, Args>,
 ): Tool<Deps> {
   if (!isRecord(definition)) {
-    throw new ToolDefinitionError(
-      '',
-      'defineTool needs a definition object { name, schema, execute }',
-    );
+    throw toolDefinitionError('', 'defineTool needs a definition object { name, schema, execute }');
   }
   const raw = definition as Partial<ToolDefinitionBase<Deps, Args>> & {
     schema?: unknown;
@@ -87,13 +84,13 @@ export function defineTool<Deps = unknown, Args = unknown>(
   };
   const name = raw.name;
   if (typeof name !== 'string' || name === '') {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       '',
       'tool has no name: set `name` to 1–64 letters, digits, "_" or "-"',
     );
   }
   if (!NAME.test(name)) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": name must be 1–64 letters, digits, "_" or "-"`,
     );
@@ -106,7 +103,7 @@ export function defineTool<Deps = unknown, Args = unknown>(
       : derivedSchema(name, argsSchema),
   );
   if (typeof raw.execute !== 'function') {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": missing \`execute\`; pass (args, ctx) => a string or a JSON value`,
     );
@@ -114,16 +111,16 @@ export function defineTool<Deps = unknown, Args = unknown>(
   checkNonNegative(name, 'maxRetries', raw.maxRetries, true);
   const timeoutIssue = raw.timeout === undefined ? undefined : timeoutProblem(raw.timeout);
   if (timeoutIssue !== undefined) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": \`timeout\` ${timeoutIssue}, got ${showValue(raw.timeout)}`,
     );
   }
   if (raw.idempotent !== undefined && typeof raw.idempotent !== 'boolean') {
-    throw new ToolDefinitionError(name, `tool "${name}": \`idempotent\` must be true or false`);
+    throw toolDefinitionError(name, `tool "${name}": \`idempotent\` must be true or false`);
   }
   if (raw.description !== undefined && typeof raw.description !== 'string') {
-    throw new ToolDefinitionError(name, `tool "${name}": \`description\` must be a string`);
+    throw toolDefinitionError(name, `tool "${name}": \`description\` must be a string`);
   }
   const execute = raw.execute;
   const parse = raw.parse;
@@ -172,13 +169,13 @@ function standardArgs<Args>(
   const { args } = raw;
   if (args === undefined) return undefined;
   if (!isStandardSchema(args)) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": \`args\` must be a Standard Schema (a zod 4, valibot or arktype schema), got ${showValue(args)}; for a JSON Schema use \`schema\``,
     );
   }
   if (raw.parse !== undefined) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": \`args\` and \`parse\` are exclusive (the Standard Schema validates the arguments); drop \`parse\``,
     );
@@ -190,8 +187,8 @@ function derivedSchema(name: string, args: StandardSchemaV1): JsonSchema {
   try {
     return jsonSchemaOf(args);
   } catch (cause) {
-    if (!StandardSchemaError.is(cause)) throw cause;
-    throw new ToolDefinitionError(name, `tool "${name}": ${cause.message}`, { cause });
+    if (!isStandardSchemaError(cause)) throw cause;
+    throw toolDefinitionError(name, `tool "${name}": ${cause.message}`, { cause });
   }
 }
 
@@ -219,7 +216,7 @@ function checkArgs<Args>(
 
 /** What a failed `args` validation throws: its `ModelRetry` (or broken contract), else one. */
 function argsFailure(name: string, cause: unknown): unknown {
-  if (ModelRetry.is(cause) || StandardSchemaError.is(cause)) return cause;
+  if (ModelRetry.is(cause) || isStandardSchemaError(cause)) return cause;
   return new ModelRetry(`invalid arguments for ${name}: ${describeError(cause)}`, { cause });
 }
 
@@ -242,7 +239,7 @@ function parseArgs<Args>(name: string, parse: (args: unknown) => Args, args: unk
 
 function normaliseSchema(name: string, schema: unknown): JsonSchema {
   if (schema === undefined || schema === null || schema === '') {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": missing \`schema\`; pass a JSON Schema object such as { type: 'object' }`,
     );
@@ -252,14 +249,14 @@ function normaliseSchema(name: string, schema: unknown): JsonSchema {
     try {
       value = JSON.parse(schema);
     } catch (cause) {
-      throw new ToolDefinitionError(
+      throw toolDefinitionError(
         name,
         `tool "${name}": schema is not valid JSON (${(cause as Error).message}); pass a JSON Schema object`,
       );
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": schema must be a JSON object such as { type: 'object' }`,
     );
@@ -267,7 +264,7 @@ function normaliseSchema(name: string, schema: unknown): JsonSchema {
   try {
     return Object.freeze(JSON.parse(JSON.stringify(value)) as JsonSchema);
   } catch (cause) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": schema is not JSON-serialisable (${(cause as Error).message})`,
     );
@@ -282,7 +279,7 @@ function checkNonNegative(name: string, field: string, value: unknown, integer: 
     value < 0 ||
     (integer && !Number.isInteger(value))
   ) {
-    throw new ToolDefinitionError(
+    throw toolDefinitionError(
       name,
       `tool "${name}": \`${field}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${showValue(value)}`,
     );

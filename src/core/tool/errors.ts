@@ -1,18 +1,21 @@
-import { GolemError, hasKind } from '../kit/error-base';
+import { GolemError, brandGuard } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 
-/** A tool definition is invalid; the message names the tool and the fix. */
-export class ToolDefinitionError extends GolemError {
-  readonly toolName: string;
-
-  constructor(toolName: string, message: string, options?: { cause?: unknown }) {
-    super('ToolDefinitionError', message, options);
-    this.toolName = toolName;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is ToolDefinitionError {
-    return hasKind(value, 'ToolDefinitionError');
-  }
+/**
+ * A tool definition is invalid: a {@link ConfigError} of component `tool`, reason
+ * `invalid-definition`; the message names the tool and the fix.
+ */
+export function toolDefinitionError(
+  toolName: string,
+  message: string,
+  options?: { cause?: unknown },
+): ConfigError {
+  return new ConfigError(message, {
+    component: 'tool',
+    reason: 'invalid-definition',
+    toolName,
+    cause: options?.cause,
+  });
 }
 
 /**
@@ -29,9 +32,7 @@ export class ToolResultError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ToolResultError {
-    return hasKind(value, 'ToolResultError');
-  }
+  static readonly is = brandGuard<ToolResultError>('ToolResultError');
 }
 
 /** What a deferred call waits for: a human decision, or a result produced outside the run. */
@@ -49,9 +50,7 @@ export class Deferred extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is Deferred {
-    return hasKind(value, 'Deferred');
-  }
+  static readonly is = brandGuard<Deferred>('Deferred');
 }
 
 /** Pause this call until a human approves or denies it. */

@@ -9,13 +9,7 @@ export type {
 } from './define-tool';
 export { defineTool } from './define-tool';
 export type { DeferralKind } from './errors';
-export {
-  ToolDefinitionError,
-  ToolResultError,
-  Deferred,
-  requireApproval,
-  deferExternal,
-} from './errors';
+export { ToolResultError, Deferred, requireApproval, deferExternal } from './errors';
 export { renderToolResult } from './tool-result';
 export type {
   StandardSchemaV1,
@@ -28,6 +22,6 @@ export type {
   InferSchemaInput,
   InferSchemaOutput,
 } from './standard-schema';
-export { isStandardSchema, StandardSchemaError } from './standard-schema';
+export { isStandardSchema } from './standard-schema';
 export { jsonSchemaOf } from './standard-json-schema';
 export { validateWithSchema, issuesText } from './standard-issues';

@@ -1,7 +1,7 @@
 import { ModelRetry } from '../errors/errors';
 import { isObjectLike, safeArray, safeGet } from '../kit/safe-inspect';
 import type { StandardSchemaV1 } from './standard-schema';
-import { StandardSchemaError, vendorOf } from './standard-schema';
+import { standardSchemaError, vendorOf } from './standard-schema';
 
 /** Most problems listed in one rejection; the rest are counted. */
 const MAX_PROBLEMS = 10;
@@ -41,7 +41,7 @@ export function validateNow<O>(
 /** A Standard Schema's validation result as the typed value, or the `ModelRetry` of its issues. */
 function validated<O>(schema: StandardSchemaV1<unknown, O>, result: unknown): O {
   if (!isObjectLike(result)) {
-    throw new StandardSchemaError(
+    throw standardSchemaError(
       vendorOf(schema),
       `the ${vendorOf(schema)} schema's validate returned ${result === null ? 'null' : typeof result}, not { value } or { issues }; it does not implement Standard Schema v1`,
     );

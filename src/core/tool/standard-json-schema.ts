@@ -4,7 +4,8 @@ import type { JsonSchema } from '../kit/json';
 import { isObjectLike, safeGet } from '../kit/safe-inspect';
 import { canonicalJsonSchema } from './json-schema-canonical';
 import type { StandardSchemaV1 } from './standard-schema';
-import { isStandardSchema, StandardSchemaError, vendorOf } from './standard-schema';
+import type { ConfigError } from '../kit/config-error';
+import { isStandardSchema, standardSchemaError, vendorOf } from './standard-schema';
 
 /** Loads a converter package; injectable so a missing install can be tested. */
 export type ConverterLoader = () => unknown;
@@ -34,11 +35,12 @@ const PACKAGES = { zod: 'zod', valibot: '@valibot/to-json-schema' } as const;
  * golem's canonical dialect. Taken, in order, from the schema's own Standard JSON Schema
  * (`~standard.jsonSchema`, zod ≥ 4.2, arktype ≥ 2.1.28), then the library's converter: zod 4's
  * `toJSONSchema`, valibot's `@valibot/to-json-schema` (an optional peer), arktype's
- * `toJsonSchema()`. Throws {@link StandardSchemaError} naming the fix when none applies.
+ * `toJsonSchema()`. Throws a `ConfigError` (component `schema`) naming the fix when none applies.
  *
  * ```ts
  * jsonSchemaOf(z.object({ city: z.string() }));
- * // { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }
+ * // { type: 'object', properties: { city: { type: 'string' } }, required: ['city'],
+ * additionalProperties: false }
  * ```
  */
 export function jsonSchemaOf(schema: StandardSchemaV1): JsonSchema {
@@ -48,7 +50,7 @@ export function jsonSchemaOf(schema: StandardSchemaV1): JsonSchema {
 /** {@link jsonSchemaOf} with the converter packages loaded by `loaders`. Internal. */
 export function deriveJsonSchema(schema: unknown, loaders: ConverterLoaders): JsonSchema {
   if (!isStandardSchema(schema)) {
-    throw new StandardSchemaError(
+    throw standardSchemaError(
       'unknown',
       'expected a Standard Schema (a zod, valibot or arktype schema with a `~standard` property), got ' +
         (schema === null ? 'null' : typeof schema),
@@ -57,7 +59,7 @@ export function deriveJsonSchema(schema: unknown, loaders: ConverterLoaders): Js
   const vendor = vendorOf(schema);
   const generated = fromStandardJsonSchema(schema, vendor) ?? fromVendor(schema, vendor, loaders);
   if (!isRecord(generated)) {
-    throw new StandardSchemaError(
+    throw standardSchemaError(
       vendor,
       `the ${vendor} converter returned ${generated === null ? 'null' : typeof generated}, not a JSON Schema object; pass \`schema\` (a JSON Schema) beside the ${vendor} schema`,
     );
@@ -98,7 +100,7 @@ function fromVendor(schema: StandardSchemaV1, vendor: string, loaders: Converter
   const own = safeGet(schema, 'toJsonSchema'); // arktype before Standard JSON Schema
   if (vendor === 'arktype' && typeof own === 'function')
     return attempt(vendor, () => (own as () => unknown).call(schema));
-  throw new StandardSchemaError(
+  throw standardSchemaError(
     vendor,
     `no JSON Schema can be derived from a ${vendor} schema (golem converts zod 4, valibot and arktype schemas, and any schema implementing Standard JSON Schema); pass \`schema\` (a JSON Schema) beside it`,
   );
@@ -106,7 +108,7 @@ function fromVendor(schema: StandardSchemaV1, vendor: string, loaders: Converter
 
 function fromZod(schema: StandardSchemaV1, loaders: ConverterLoaders): unknown {
   if (!isObjectLike(safeGet(schema, '_zod'))) {
-    throw new StandardSchemaError(
+    throw standardSchemaError(
       'zod',
       'this is a zod 3 schema, which has no JSON Schema converter; use zod 4 (`import { z } from "zod"` with zod 4, or "zod/v4" with zod 3.25), or pass `schema` (a JSON Schema) beside it',
     );
@@ -125,7 +127,7 @@ function load(vendor: keyof ConverterLoaders, loaders: ConverterLoaders): unknow
   } catch (cause) {
     const code = safeGet(cause, 'code');
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      throw new StandardSchemaError(
+      throw standardSchemaError(
         vendor,
         `converting a ${vendor} schema to JSON Schema needs the package ${name}, an optional peer dependency of golem: run \`npm install ${name}\` (or pass \`schema\`, a JSON Schema, beside the ${vendor} schema)`,
         { cause },
@@ -143,16 +145,16 @@ function attempt(vendor: string, convert: () => unknown): unknown {
   }
 }
 
-function cannotConvert(vendor: string, cause: unknown): StandardSchemaError {
-  return new StandardSchemaError(
+function cannotConvert(vendor: string, cause: unknown): ConfigError {
+  return standardSchemaError(
     vendor,
     `the ${vendor} schema cannot be converted to JSON Schema (${describeError(cause)}); simplify it, or pass \`schema\` (a JSON Schema) beside it`,
     { cause },
   );
 }
 
-function oldPackage(vendor: keyof ConverterLoaders, member: string): StandardSchemaError {
-  return new StandardSchemaError(
+function oldPackage(vendor: keyof ConverterLoaders, member: string): ConfigError {
+  return standardSchemaError(
     vendor,
     `the installed ${PACKAGES[vendor]} has no ${member}; upgrade it (\`npm install ${PACKAGES[vendor]}@latest\`) or pass \`schema\` beside the ${vendor} schema`,
   );

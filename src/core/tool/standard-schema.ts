@@ -3,7 +3,7 @@
  * others implement under a `~standard` property. The spec is meant to be copied as types, so
  * golem declares it here and needs no package for it; any conforming schema fits these types.
  */
-import { GolemError, hasKind } from '../kit/error-base';
+import { ConfigError } from '../kit/config-error';
 import { isObjectLike, safeGet } from '../kit/safe-inspect';
 
 /** A Standard Schema: validates `unknown` into `Output` (zod, valibot, arktype, …). */
@@ -89,19 +89,23 @@ export function vendorOf(schema: StandardSchemaV1): string {
 
 /**
  * A Standard Schema cannot be used: no JSON Schema can be derived from it, its converter package
- * is missing, or its `validate` broke the contract. The message names the library and the fix.
+ * is missing, or its `validate` broke the contract. A {@link ConfigError} of component `schema`,
+ * reason `unusable-schema`, naming the library (`vendor`) and the fix.
  */
-export class StandardSchemaError extends GolemError {
-  /** The schema's library (`'zod'`, `'valibot'`, …). */
-  readonly vendor: string;
+export function standardSchemaError(
+  vendor: string,
+  message: string,
+  options?: { cause?: unknown },
+): ConfigError {
+  return new ConfigError(message, {
+    component: 'schema',
+    reason: 'unusable-schema',
+    vendor,
+    cause: options?.cause,
+  });
+}
 
-  constructor(vendor: string, message: string, options?: { cause?: unknown }) {
-    super('StandardSchemaError', message, options);
-    this.vendor = vendor;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is StandardSchemaError {
-    return hasKind(value, 'StandardSchemaError');
-  }
+/** Whether `value` is the error of an unusable Standard Schema (see {@link standardSchemaError}). */
+export function isStandardSchemaError(value: unknown): value is ConfigError {
+  return ConfigError.is(value, 'schema', 'unusable-schema');
 }

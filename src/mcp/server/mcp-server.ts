@@ -5,7 +5,7 @@ import { showValue } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
 import type { ToolUpdate } from '../../core/tool/context';
 import type { Tool } from '../../core/tool/tool';
-import { McpConfigError } from '../errors';
+import { mcpConfigError } from '../errors';
 import { resolveTimeout } from '../option-checks';
 import { DEFAULT_CALL_TIMEOUT } from '../options';
 import type { McpRequestInfo, McpServeOptions } from './serve-options';
@@ -34,12 +34,11 @@ export class McpToolServer<Deps = undefined> {
   /** @internal Use {@link createMcpServer}. */
   constructor(options: McpServeOptions<Deps>) {
     const raw: unknown = options;
-    if (!isRecord(raw))
-      throw new McpConfigError('options', 'must be an object { tools, agents, … }');
+    if (!isRecord(raw)) throw mcpConfigError('options', 'must be an object { tools, agents, … }');
     const agents = (options.agents ?? []).map((entry, i) => {
       const agent: unknown = isRecord(entry) ? entry.agent : undefined;
       if (!isRecord(agent) || typeof agent.asTool !== 'function') {
-        throw new McpConfigError(
+        throw mcpConfigError(
           `agents[${i}]`,
           'must be { agent, name, description } with an agent that has asTool()',
         );
@@ -54,7 +53,7 @@ export class McpToolServer<Deps = undefined> {
     });
     const tools: Tool<Deps>[] = [...(options.tools ?? []), ...agents];
     if (tools.length === 0)
-      throw new McpConfigError('tools', 'and agents are empty: there is nothing to serve');
+      throw mcpConfigError('tools', 'and agents are empty: there is nothing to serve');
     const seen = new Set<string>();
     for (const tool of tools as unknown[]) {
       const name = isRecord(tool) ? tool.name : undefined;
@@ -64,24 +63,24 @@ export class McpToolServer<Deps = undefined> {
         typeof name !== 'string' ||
         !TOOL_NAME.test(name)
       ) {
-        throw new McpConfigError(
+        throw mcpConfigError(
           'tools',
           `holds something that is not a servable tool: ${showValue(name ?? tool)}`,
         );
       }
       if (seen.has(name))
-        throw new McpConfigError('tools', `has two tools named ${JSON.stringify(name)}`);
+        throw mcpConfigError('tools', `has two tools named ${JSON.stringify(name)}`);
       seen.add(name);
     }
     if (options.depsFor !== undefined && typeof options.depsFor !== 'function') {
-      throw new McpConfigError('depsFor', 'must be a function of the request');
+      throw mcpConfigError('depsFor', 'must be a function of the request');
     }
     if (options.owner !== undefined) {
       if (typeof options.owner !== 'function') {
-        throw new McpConfigError('owner', 'must be a function of the request');
+        throw mcpConfigError('owner', 'must be a function of the request');
       }
       if (this.ownerScopes.size === 0) {
-        throw new McpConfigError(
+        throw mcpConfigError(
           'owner',
           'is set, but no served agent has a run store: no run is stored, so none has an owner',
         );
@@ -191,7 +190,7 @@ export class McpToolServer<Deps = undefined> {
   }
 }
 
-/** Builds an {@link McpToolServer}: validates the options (`McpConfigError`) and loads the SDK. */
+/** Builds an {@link McpToolServer}: validates the options (an `mcp` `ConfigError`) and loads the SDK. */
 export function createMcpServer<Deps = undefined>(
   options: McpServeOptions<Deps>,
 ): McpToolServer<Deps> {

@@ -13,7 +13,7 @@ export interface RequestPolicy {
   readonly origins: ReadonlySet<string>;
 }
 
-/** Validates `allowedHosts` and `allowedOrigins`; a bad entry is `McpConfigError`. */
+/** Validates `allowedHosts` and `allowedOrigins`; a bad entry is an `mcp` `ConfigError`. */
 export function requestPolicy(allowedHosts: unknown, allowedOrigins: unknown): RequestPolicy {
   return {
     hosts:

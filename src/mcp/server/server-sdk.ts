@@ -4,7 +4,7 @@ import type * as StdioModule from '@modelcontextprotocol/sdk/server/stdio.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
 import type * as AjvModule from '@modelcontextprotocol/sdk/validation/ajv';
-import { McpSdkMissingError } from '../errors';
+import { mcpSdkMissingError } from '../errors';
 import { SDK_PACKAGE } from '../sdk';
 
 /** The parts of `@modelcontextprotocol/sdk` the server side uses. */
@@ -18,7 +18,7 @@ export interface McpServerSdk {
   AjvJsonSchemaValidator: typeof AjvModule.AjvJsonSchemaValidator;
 }
 
-/** Loads the server side of the SDK lazily; a missing install is `McpSdkMissingError`. */
+/** Loads the server side of the SDK lazily; a missing install is a `missing-peer` `ConfigError`. */
 export function loadServerSdk(): McpServerSdk {
   try {
     /* eslint-disable @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when serving */
@@ -40,7 +40,7 @@ export function loadServerSdk(): McpServerSdk {
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      throw new McpSdkMissingError(SDK_PACKAGE, { cause: error });
+      throw mcpSdkMissingError(SDK_PACKAGE, { cause: error });
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type {
   ModelRequest,
   ModelSettings,
@@ -32,11 +32,11 @@ const EFFORT_OF_REASONING: Readonly<Record<string, string>> = {
 const RESERVED = ['model', 'messages', 'stream'];
 
 function fail(message: string): never {
-  throw new ModelConfigError(PROVIDER, message);
+  throw modelConfigError(PROVIDER, message);
 }
 
 /**
- * Builds the request body. Settings are validated here (`ModelConfigError`, nothing sent):
+ * Builds the request body. Settings are validated here (a model `ConfigError`, nothing sent):
  * temperature and topP in [0, 1], maxTokens an integer >= 0 where 0 (or unset) means the adapter
  * default. Unset settings are never sent; `seed`, `presencePenalty` and `frequencyPenalty` have
  * no Anthropic equivalent and are ignored. `extraBody` is merged last (shallow).

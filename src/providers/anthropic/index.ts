@@ -11,4 +11,3 @@ export {
   DEFAULT_TIMEOUT_MS,
 } from './options';
 export { compileOutputSchema } from './schema';
-export { SseLineTooLongError } from '../shared/sse';

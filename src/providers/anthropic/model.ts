@@ -18,7 +18,7 @@ import type { WireRequest } from './wire';
 
 /**
  * The Anthropic Messages API (`POST {baseURL}/v1/messages`) as a Golem `StreamingModel`.
- * Configuration is validated at construction (`ModelConfigError`); request settings when a call
+ * Configuration is validated at construction (a model `ConfigError`); request settings when a call
  * starts, before anything is sent. HTTP errors are `ModelHTTPError` (retryable for 408, 429 and
  * 5xx, including 529 overloaded) with the API's error type as `code`; transport failures and the
  * adapter's own timeout are retryable `ModelTransportError`s; a stream cut before its stop reason

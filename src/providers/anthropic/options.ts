@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ThinkingSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
@@ -22,7 +22,7 @@ export type AnthropicEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 const EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 const THINKING_MODES: readonly string[] = ['adaptive', 'enabled', 'disabled'];
 
-/** Configuration of the Anthropic adapter. Validated at construction (`ModelConfigError`). */
+/** Configuration of the Anthropic adapter. Validated at construction (a model `ConfigError`). */
 export interface AnthropicOptions {
   /** Model id or alias, e.g. `claude-sonnet-4-5`. */
   model: string;
@@ -76,7 +76,7 @@ export interface AnthropicConfig {
 }
 
 function fail(message: string): never {
-  throw new ModelConfigError(PROVIDER, message);
+  throw modelConfigError(PROVIDER, message);
 }
 
 function nonEmpty(value: unknown, field: string): string {
@@ -135,7 +135,7 @@ function betas(value: unknown): readonly string[] {
   });
 }
 
-/** Validates options into a configuration; throws `ModelConfigError` naming the culprit. */
+/** Validates options into a configuration; throws a model `ConfigError` naming the culprit. */
 export function resolveOptions(options: AnthropicOptions): AnthropicConfig {
   if (typeof options !== 'object' || (options as unknown) === null)
     fail('options must be an object with at least `model` and `apiKey`');

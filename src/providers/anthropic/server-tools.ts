@@ -1,7 +1,7 @@
 import type { Citation, HostedToolCall } from '../../core/contract/evidence';
 import { isRecord } from '../../core/kit/guards';
 import type { HostedTool } from '../../core/contract/hosted-tool';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 import { hostedToolsOf, providerFields } from '../shared/hosted';
@@ -16,7 +16,7 @@ const WEB_SEARCH_NAME = 'web_search';
  * The request's hosted tools as server tools: web search becomes `web_search_20250305` (named
  * `web_search`) with `max_uses`, `allowed_domains`, `blocked_domains` and an approximate
  * `user_location`; `providerOptions.anthropic` is merged last. Other hosted tools are
- * `UnsupportedHostedToolError`s, a local tool named `web_search` a `ModelConfigError`.
+ * `UnsupportedHostedToolError`s, a local tool named `web_search` a model `ConfigError`.
  */
 export function serverTools(
   request: ModelRequest,
@@ -30,7 +30,7 @@ export function serverTools(
         'the Messages API offers web search as a server tool; use golem/providers/openai-responses for file search and code interpreter',
       );
     if (localNames.includes(WEB_SEARCH_NAME))
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         `a local tool is named "${WEB_SEARCH_NAME}", the name of the hosted web search tool; rename the local tool`,
       );

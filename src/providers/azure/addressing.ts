@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { OpenAICapabilities } from '../openai/presets';
 
 /** What Azure OpenAI chat completions accept (override per deployment with `capabilities`). */
@@ -16,12 +16,12 @@ const RESOURCE = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/;
 /** `apiVersion`, required and explicit: `v1` or a dated version (`2024-10-21`, `…-preview`). */
 export function checkApiVersion(value: unknown): string {
   if (typeof value !== 'string' || value === '')
-    throw new ModelConfigError(
+    throw modelConfigError(
       'azure',
       'apiVersion is required: a dated version such as "2024-10-21" (deployment URLs) or "v1" (the v1 API)',
     );
   if (value !== 'v1' && !DATED.test(value))
-    throw new ModelConfigError(
+    throw modelConfigError(
       'azure',
       `apiVersion ${JSON.stringify(value)} is neither "v1" nor a dated version like "2024-10-21" or "2025-04-01-preview"`,
     );
@@ -31,19 +31,19 @@ export function checkApiVersion(value: unknown): string {
 /** The resource endpoint from `endpoint` or `resourceName` (exactly one). */
 export function checkEndpoint(endpoint: unknown, resourceName: unknown): string {
   if ((endpoint === undefined) === (resourceName === undefined))
-    throw new ModelConfigError(
+    throw modelConfigError(
       'azure',
       'set exactly one of endpoint ("https://<resource>.openai.azure.com") or resourceName',
     );
   if (resourceName !== undefined) {
     if (typeof resourceName !== 'string' || !RESOURCE.test(resourceName))
-      throw new ModelConfigError('azure', 'resourceName must be letters, digits and "-"');
+      throw modelConfigError('azure', 'resourceName must be letters, digits and "-"');
     return `https://${resourceName}.openai.azure.com`;
   }
   if (typeof endpoint !== 'string' || endpoint === '')
-    throw new ModelConfigError('azure', 'endpoint must be a non-empty URL');
+    throw modelConfigError('azure', 'endpoint must be a non-empty URL');
   if (/\/openai(\/|$)/.test(endpoint))
-    throw new ModelConfigError(
+    throw modelConfigError(
       'azure',
       'endpoint is the resource URL ("https://<resource>.openai.azure.com") without the /openai/… path; the adapter adds it',
     );

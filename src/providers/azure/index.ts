@@ -6,4 +6,3 @@
 export type { AzureOptions } from './model';
 export { AzureChatModel, azure } from './model';
 export { AZURE_CAPABILITIES, azureURL } from './addressing';
-export { SseLineTooLongError } from '../shared/sse';

@@ -1,7 +1,7 @@
 import { describeError } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
-import { ModelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
+import { modelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ChatAuth, ChatEndpoint } from '../openai/chat-core';
@@ -38,7 +38,8 @@ export interface AzureOptions extends CommonChatOptions {
 /**
  * A chat model deployed on Azure OpenAI. Same wire format as OpenAI chat completions (the request
  * and response translation is the OpenAI adapter's), with Azure's addressing and authentication.
- * Configuration is validated here and throws `ModelConfigError`; no environment variable is read.
+ * Configuration is validated here and throws a model `ConfigError`; no environment variable is
+ * read.
  */
 export class AzureChatModel implements StreamingModel {
   /** `azure:<deployment>`. */
@@ -52,7 +53,7 @@ export class AzureChatModel implements StreamingModel {
 
   constructor(options: AzureOptions) {
     if (!isRecord(options))
-      throw new ModelConfigError(PROVIDER, 'options must be an object (deployment, apiVersion…)');
+      throw modelConfigError(PROVIDER, 'options must be an object (deployment, apiVersion…)');
     this.deployment = requireText(PROVIDER, 'deployment', options.deployment);
     this.name = `${PROVIDER}:${this.deployment}`;
     this.apiVersion = checkApiVersion(options.apiVersion);
@@ -101,10 +102,10 @@ function authFrom(options: AzureOptions, extra: readonly string[]): () => Promis
   const token = optionalText(PROVIDER, 'azureADToken', options.azureADToken);
   const getToken = options.getToken;
   if (getToken !== undefined && typeof getToken !== 'function')
-    throw new ModelConfigError(PROVIDER, 'getToken must be a function returning a token');
+    throw modelConfigError(PROVIDER, 'getToken must be a function returning a token');
   const given = [apiKey, token, getToken].filter((v) => v !== undefined).length;
   if (given !== 1)
-    throw new ModelConfigError(
+    throw modelConfigError(
       PROVIDER,
       `set exactly one of apiKey, azureADToken or getToken (got ${given === 0 ? 'none' : given})`,
     );
@@ -125,7 +126,7 @@ function authFrom(options: AzureOptions, extra: readonly string[]): () => Promis
       );
     }
     if (typeof fresh !== 'string' || fresh === '')
-      throw new ModelConfigError(PROVIDER, 'getToken must return a non-empty token string');
+      throw modelConfigError(PROVIDER, 'getToken must return a non-empty token string');
     if (!issued.includes(fresh)) issued.splice(0, issued.length, ...issued.slice(-3), fresh);
     return bearer(fresh);
   };

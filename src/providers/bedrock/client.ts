@@ -9,7 +9,7 @@ import type {
   ConverseCommand,
   ConverseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { BedrockOptions } from './options';
 import { PROVIDER, type BedrockSdk } from './sdk';
 
@@ -46,7 +46,7 @@ export function resolveClient(options: BedrockOptions, sdk: AwsBedrockSdk): Reso
       options.credentials !== undefined ||
       options.endpoint !== undefined
     )
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         'region, credentials and endpoint belong on the BedrockRuntimeClient you pass as `client`, not on the adapter',
       );

@@ -1,7 +1,7 @@
 import { cancellationError, isCancellation } from '../../core/errors/cancellation';
 import { ModelHTTPError, isRetryableStatus } from '../../core/errors/errors';
 import {
-  ModelConfigError,
+  modelConfigError,
   ModelProtocolError,
   ModelTransportError,
   StreamInterruptedError,
@@ -55,7 +55,7 @@ const CODEC_FAILURE = /checksum|message length|too short|header type|unrecogniza
  * error; an HTTP error (SDK `ServiceException` with `$metadata.httpStatusCode`) →
  * `ModelHTTPError{status, code: exception name, retryable, retryAfter}`; an exception frame in
  * the stream → `ModelHTTPError` with its canonical status; missing credentials or region →
- * `ModelConfigError`; a truncated event stream → `StreamInterruptedError`; a frame failing its
+ * a model `ConfigError`; a truncated event stream → `StreamInterruptedError`; a frame failing its
  * CRC or carrying malformed JSON → `ModelProtocolError`; a network failure →
  * `ModelTransportError` (request) or `StreamInterruptedError` (stream). Secrets are redacted.
  */
@@ -91,9 +91,9 @@ export function classifyError(error: unknown, ctx: ClassifyContext): Error {
     });
   }
   if (name === 'CredentialsProviderError')
-    return new ModelConfigError(PROVIDER, `could not load AWS credentials: ${message}`);
+    return modelConfigError(PROVIDER, `could not load AWS credentials: ${message}`);
   if (message === 'Region is missing')
-    return new ModelConfigError(
+    return modelConfigError(
       PROVIDER,
       'no AWS region: pass `region` (or a client configured with one), or configure a region for the AWS SDK (AWS_REGION or a profile)',
     );

@@ -7,7 +7,7 @@ import type {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { Message } from '../../core/contract/message';
 import type { Part } from '../../core/contract/part';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ThinkingBlock } from '../../core/contract/thinking';
 import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { mediaBlock, type DocumentNames } from './media';
@@ -35,11 +35,12 @@ const IMAGE_FORMATS: Record<string, ImageFormat> = {
 /**
  * Translates golem messages to Converse: system messages to `system` text blocks; user messages
  * to `user` text, image, document and audio blocks (see `mediaBlock`); assistant messages to
- * stored reasoning (replayed unchanged), then text, then `toolUse` blocks; tool results to `toolResult` blocks on the user side.
- * Consecutive messages of the same side are merged (Converse requires alternation); messages
- * with nothing to send are skipped. Unsupported content throws `ModelConfigError` before
- * anything is signed or sent. Reasoning is replayed only to the model that produced it (`modelId`;
- * Claude reasoning from the Anthropic API counts when it names the same Claude model).
+ * stored reasoning (replayed unchanged), then text, then `toolUse` blocks; tool results to
+ * `toolResult` blocks on the user side. Consecutive messages of the same side are merged (Converse
+ * requires alternation); messages with nothing to send are skipped. Unsupported content throws a
+ * model `ConfigError` before anything is signed or sent. Reasoning is replayed only to the model
+ * that produced it (`modelId`; Claude reasoning from the Anthropic API counts when it names the
+ * same Claude model).
  */
 export function toConverseConversation(
   messages: readonly Message[],
@@ -57,7 +58,7 @@ export function toConverseConversation(
       return;
     }
     if (message.parts !== undefined && message.parts.length > 0 && message.role !== 'user')
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         `message ${i}: parts are only supported on user messages (role ${message.role})`,
       );
@@ -117,7 +118,7 @@ function assistantBlocks(message: Message, target: ThinkingOrigin): ContentBlock
 
 function toolResultBlock(message: Message, index: number): ContentBlock {
   if (message.toolCallId === undefined || message.toolCallId === '')
-    throw new ModelConfigError(PROVIDER, `message ${index}: a tool result needs a toolCallId`);
+    throw modelConfigError(PROVIDER, `message ${index}: a tool result needs a toolCallId`);
   return {
     toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content ?? '' }] },
   };
@@ -169,13 +170,13 @@ function imageBlock(part: Part, message: number, index: number): ContentBlock {
   const inline = part.data ?? dataUrlBytes(part.url);
   const mediaType = part.data !== undefined ? part.mediaType : dataUrlType(part.url);
   if (inline === undefined || inline.length === 0)
-    throw new ModelConfigError(
+    throw modelConfigError(
       PROVIDER,
       `${where}: Bedrock Converse does not accept image URLs (${part.url ?? 'no url'}); send the image bytes with imageData(mediaType, bytes)`,
     );
   const format = IMAGE_FORMATS[(mediaType ?? '').toLowerCase()];
   if (format === undefined)
-    throw new ModelConfigError(
+    throw modelConfigError(
       PROVIDER,
       `${where}: image media type "${mediaType ?? ''}" is not supported by Bedrock Converse (png, jpeg, gif, webp)`,
     );

@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
 import type { ModelSettings, ThinkingSettings } from '../../core/contract/request';
@@ -89,13 +89,13 @@ export interface BedrockOptions {
 }
 
 /**
- * Validates everything that can be checked without the network and throws `ModelConfigError`
+ * Validates everything that can be checked without the network and throws a model `ConfigError`
  * naming the field: model, region, endpoint, credentials shape, settings ranges (spec §23),
  * frame cap.
  */
 export function validateOptions(options: BedrockOptions): void {
   const fail = (message: string): never => {
-    throw new ModelConfigError(PROVIDER, message);
+    throw modelConfigError(PROVIDER, message);
   };
   if (typeof (options as Partial<BedrockOptions>).model !== 'string' || options.model.trim() === '')
     fail('model (a Bedrock model id) is required');

@@ -22,8 +22,8 @@ export const OUTPUT_SCHEMA_NAME = 'output';
 
 /**
  * Builds the Converse / ConverseStream input for `request` (both operations take the same
- * shape). Throws `ModelConfigError` for invalid settings and unsupported content, before anything
- * is signed or sent.
+ * shape). Throws a model `ConfigError` for invalid settings and unsupported content, before
+ * anything is signed or sent.
  */
 export function toConverseInput(
   request: ModelRequest,

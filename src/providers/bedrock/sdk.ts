@@ -1,4 +1,4 @@
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 
 /** The provider label used in errors and model names. */
 export const PROVIDER = 'bedrock';
@@ -21,19 +21,20 @@ export type BedrockSdkLoader = () => BedrockSdk;
 
 /** The default loader: a lazy `require`, so golem loads without the optional peer installed. */
 export const requireBedrockSdk: BedrockSdkLoader = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a Bedrock model is built
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency,
+  // loaded only when a Bedrock model is built
   require('@aws-sdk/client-bedrock-runtime') as BedrockSdk;
 
 /**
  * Runs `loader` and returns the SDK. A missing module (`MODULE_NOT_FOUND`) becomes a
- * `ModelConfigError` with install instructions; any other failure propagates unchanged.
+ * a model `ConfigError` with install instructions; any other failure propagates unchanged.
  */
 export function loadBedrockSdk(loader: BedrockSdkLoader = requireBedrockSdk): BedrockSdk {
   try {
     return loader();
   } catch (error) {
     if (isModuleNotFound(error)) {
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         `the AWS SDK package ${SDK_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SDK_PACKAGE}\``,
       );

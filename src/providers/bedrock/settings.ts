@@ -1,5 +1,5 @@
 import type { ConverseCommandInput, InferenceConfiguration } from '@aws-sdk/client-bedrock-runtime';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings, ThinkingSettings } from '../../core/contract/request';
 import { PROVIDER } from './sdk';
 
@@ -9,11 +9,11 @@ const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 /**
  * Checks the tuning fields Bedrock uses (spec §23: temperature and topP in [0, 1], maxTokens an
  * integer >= 0, stop a list of strings, thinking and reasoning effort well formed) and throws
- * `ModelConfigError` naming `where` and the field. Unset (`undefined`) fields are fine.
+ * a model `ConfigError` naming `where` and the field. Unset (`undefined`) fields are fine.
  */
 export function validateSettings(settings: ModelSettings, where: string): void {
   const fail = (message: string): never => {
-    throw new ModelConfigError(PROVIDER, `${where}: ${message}`);
+    throw modelConfigError(PROVIDER, `${where}: ${message}`);
   };
   checkUnit(settings.temperature, 'temperature', fail);
   checkUnit(settings.topP, 'topP', fail);

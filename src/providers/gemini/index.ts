@@ -9,4 +9,3 @@ export type { GeminiThinkingOptions, GeminiThinkingLevel } from './settings';
 export { toGeminiSchema } from './schema-dialect';
 export { CallIdAllocator } from './call-ids';
 export { parseGeminiError } from './errors';
-export { SseLineTooLongError } from '../shared/sse';

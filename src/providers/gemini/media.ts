@@ -33,7 +33,7 @@ export function checkInlineSize(provider: string, messages: readonly Message[]):
  * file, `gs://`, an `https:` URL Google can fetch) as `fileData {mimeType?, fileUri}`. Images
  * pass as they are; documents must be PDF or text (Office formats are refused); audio must be
  * WAV, MP3 (sent as `audio/mp3`), AIFF, AAC, OGG or FLAC. A malformed part is a
- * `ModelConfigError`, one Gemini cannot take an `UnsupportedPartError`.
+ * a model `ConfigError`, one Gemini cannot take an `UnsupportedPartError`.
  */
 export function mediaPart(provider: string, part: Part, at: PartLocation): GeminiPart {
   checkPart(provider, part, at);

@@ -30,7 +30,7 @@ export class GeminiModel implements StreamingModel {
   readonly name: string;
   private readonly config: ResolvedGeminiOptions;
 
-  /** Validates `options`; throws `ModelConfigError` for anything invalid. */
+  /** Validates `options`; throws a model `ConfigError` for anything invalid. */
   constructor(options: GeminiOptions) {
     this.config = resolveOptions(options);
     this.name = `${this.config.provider}:${this.config.model}`;

@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
@@ -70,10 +70,10 @@ export const PROVIDER = 'gemini';
 const DEFAULT_ROOT = 'https://generativelanguage.googleapis.com';
 const DEFAULT_TIMEOUT = 300_000;
 
-/** Validates `options` (throwing `ModelConfigError`) and fills in defaults. */
+/** Validates `options` (throwing a model `ConfigError`) and fills in defaults. */
 export function resolveOptions(options: GeminiOptions): ResolvedGeminiOptions {
   const fail = (message: string): never => {
-    throw new ModelConfigError(PROVIDER, message);
+    throw modelConfigError(PROVIDER, message);
   };
   if (!isRecord(options)) fail('options must be an object');
   const model = typeof options.model === 'string' ? options.model.replace(/^models\//, '') : '';

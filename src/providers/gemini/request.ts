@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { JsonSchema } from '../../core/kit/json';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest, ToolSpec } from '../../core/contract/request';
 import { toGeminiConversation } from './messages';
 import type { ResolvedGeminiOptions } from './options';
@@ -17,8 +17,8 @@ import type {
 
 /**
  * Builds the `generateContent` body for `request`. Everything that can fail does so here, before
- * any network call: invalid settings and schemas (`ModelConfigError`), an output schema together
- * with tools (`ModelConfigError` pointing to `outputTool`), history Gemini cannot take
+ * any network call: invalid settings and schemas (a model `ConfigError`), an output schema together
+ * with tools (a model `ConfigError` pointing to `outputTool`), history Gemini cannot take
  * (`HistoryFormatError`). `generationConfig` is only sent when something in it is set (§23).
  * `settings.extraBody` is merged last at the top level, its `generationConfig` one level deep.
  */
@@ -29,7 +29,7 @@ export function buildRequestBody(
   const settings = mergeSettings(options.settings, request.settings);
   validateSettings(options.provider, settings);
   if (request.outputSchema !== undefined && request.tools.length > 0)
-    throw new ModelConfigError(
+    throw modelConfigError(
       options.provider,
       'Gemini cannot combine a native output schema (responseMimeType application/json) with ' +
         'function declarations; use tool-mode structured output (the agent option `outputTool`) instead',

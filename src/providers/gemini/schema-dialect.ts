@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/kit/json';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import { PROVIDER } from './options';
 
 /**
@@ -8,7 +8,7 @@ import { PROVIDER } from './options';
  * `parameters` and for `responseSchema`:
  *
  * - `$ref` to `#/$defs/…`, `#/definitions/…` (any local JSON pointer) is inlined; a recursive
- *   reference or an external one throws `ModelConfigError` (the dialect has no references).
+ *   reference or an external one throws a model `ConfigError` (the dialect has no references).
  * - `allOf` is merged (properties and `required` united, other keywords: first wins).
  * - `type` is upper-cased; a type array with `"null"` becomes `nullable: true`; several non-null
  *   types become `anyOf`. `anyOf`/`oneOf` (`oneOf` loosened to `anyOf`) drop `null` branches into
@@ -59,7 +59,7 @@ const FORMATS: Record<string, readonly string[]> = {
 };
 
 function fail(ctx: Pick<Context, 'label'>, message: string): never {
-  throw new ModelConfigError(PROVIDER, `${ctx.label}: ${message}`);
+  throw modelConfigError(PROVIDER, `${ctx.label}: ${message}`);
 }
 
 function compile(node: JsonValue | undefined, ctx: Context): JsonObject {

@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import type { GeminiGenerationConfig, GeminiThinkingConfig } from './wire';
 
@@ -19,31 +19,31 @@ export interface GeminiThinkingOptions {
 const LEVELS: readonly string[] = ['minimal', 'low', 'medium', 'high'];
 const MODES: readonly string[] = ['adaptive', 'enabled', 'disabled'];
 
-/** Throws `ModelConfigError` unless `thinking` is a valid {@link GeminiThinkingOptions}. */
+/** Throws a model `ConfigError` unless `thinking` is a valid {@link GeminiThinkingOptions}. */
 export function validateThinkingOptions(provider: string, thinking: unknown): void {
   if (thinking === undefined) return;
-  if (!isRecord(thinking)) throw new ModelConfigError(provider, 'thinking must be an object');
+  if (!isRecord(thinking)) throw modelConfigError(provider, 'thinking must be an object');
   const { includeThoughts, budget, level } = thinking;
   if (includeThoughts !== undefined && typeof includeThoughts !== 'boolean')
-    throw new ModelConfigError(provider, 'thinking.includeThoughts must be a boolean');
+    throw modelConfigError(provider, 'thinking.includeThoughts must be a boolean');
   if (budget !== undefined && !(Number.isInteger(budget) && (budget as number) >= -1))
-    throw new ModelConfigError(provider, 'thinking.budget must be an integer >= -1');
+    throw modelConfigError(provider, 'thinking.budget must be an integer >= -1');
   if (level !== undefined && !LEVELS.includes(level as string))
-    throw new ModelConfigError(provider, `thinking.level must be one of ${LEVELS.join(', ')}`);
+    throw modelConfigError(provider, `thinking.level must be one of ${LEVELS.join(', ')}`);
   if (budget !== undefined && level !== undefined)
-    throw new ModelConfigError(provider, 'thinking.budget and thinking.level are exclusive');
+    throw modelConfigError(provider, 'thinking.budget and thinking.level are exclusive');
 }
 
 /**
- * Throws `ModelConfigError` for settings outside Gemini's ranges (spec §23): temperature [0, 2],
+ * Throws a model `ConfigError` for settings outside Gemini's ranges (spec §23): temperature [0, 2],
  * topP [0, 1], maxTokens an integer >= 0, stop strings, an integer seed, finite penalties, a known
  * reasoning effort and thinking mode, a non-negative integer budget, an object `extraBody`.
  */
 export function validateSettings(provider: string, settings: ModelSettings | undefined): void {
   if (settings === undefined) return;
-  if (!isObject(settings)) throw new ModelConfigError(provider, 'settings must be an object');
+  if (!isObject(settings)) throw modelConfigError(provider, 'settings must be an object');
   const fail = (message: string): never => {
-    throw new ModelConfigError(provider, message);
+    throw modelConfigError(provider, message);
   };
   const { temperature, topP, maxTokens, stop, seed, reasoningEffort, thinking } = settings;
   if (temperature !== undefined && !inRange(temperature, 0, 2))

@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
 import { redact } from '../shared/redact';
 import { PROVIDER } from './options';
@@ -30,9 +30,7 @@ export class ResponseFailedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ResponseFailedError {
-    return hasKind(value, 'ResponseFailedError');
-  }
+  static readonly is = brandGuard<ResponseFailedError>('ResponseFailedError');
 }
 
 /**

@@ -7,5 +7,4 @@
 export type { OpenAIResponsesOptions } from './options';
 export { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS } from './options';
 export { OpenAIResponsesModel, openaiResponses } from './model';
-export { ResponseFailedError } from './errors';
 export { OUTPUT_SCHEMA_NAME } from './request';

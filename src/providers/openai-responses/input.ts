@@ -1,7 +1,7 @@
 import type { Message } from '../../core/contract/message';
 import type { Part } from '../../core/contract/part';
 import { mediaEssence } from '../../core/contract/part-media';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ThinkingBlock } from '../../core/contract/thinking';
 import type { PartLocation } from '../../core/contract/unsupported';
 import { checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
@@ -62,7 +62,7 @@ export function encodeInput(messages: readonly Message[], mode: InputMode): Enco
     else if (message.role === 'assistant') input.push(...assistantItems(message, mode));
     else if ((message.role as string) === 'tool') {
       if (message.toolCallId === undefined || message.toolCallId === '')
-        throw new ModelConfigError(
+        throw modelConfigError(
           PROVIDER,
           `message ${i}: a tool result needs the toolCallId of the call it answers`,
         );
@@ -72,7 +72,7 @@ export function encodeInput(messages: readonly Message[], mode: InputMode): Enco
         output: message.content ?? '',
       });
     } else
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         `message ${i}: unknown role ${JSON.stringify(message.role)}`,
       );

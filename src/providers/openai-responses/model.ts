@@ -26,7 +26,7 @@ import { ResponsesStreamAssembler } from './stream';
  * provider-hosted tools (web search, file search, code interpreter) recorded as evidence, and
  * optional server-side conversation state (`previousResponseId: 'auto'`). Stateless by default
  * (`store: false`): the run's messages are the conversation. Configuration is validated here
- * (`ModelConfigError`); requests before anything is sent. HTTP errors are `ModelHTTPError`
+ * (a model `ConfigError`); requests before anything is sent. HTTP errors are `ModelHTTPError`
  * (408/429/5xx retryable, a 429 `insufficient_quota` not); transport failures and the adapter's
  * timeout are retryable `ModelTransportError`s; a failed response (`response.failed`, an `error`
  * event, `status: failed`) is a `ResponseFailedError`, retryable by its code; a stream cut before

@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
@@ -84,10 +84,10 @@ export interface ResponsesConfig {
 const REASONING_MODEL = /^(?:o\d|gpt-5|codex)/;
 
 function fail(message: string): never {
-  throw new ModelConfigError(PROVIDER, message);
+  throw modelConfigError(PROVIDER, message);
 }
 
-/** Validates the options (`ModelConfigError` naming the field) and resolves the defaults. */
+/** Validates the options (a model `ConfigError` naming the field) and resolves the defaults. */
 export function resolveOptions(options: OpenAIResponsesOptions): ResponsesConfig {
   if (!isRecord(options)) fail('options must be an object with at least `model`');
   const model = requireText(PROVIDER, 'model', options.model);

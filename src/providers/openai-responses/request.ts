@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { JsonSchema } from '../../core/kit/json';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest, ModelSettings, ToolSpec } from '../../core/contract/request';
 import { hostedToolsOf } from '../shared/hosted';
 import { mergeSettings, validateSettings } from '../openai/settings';
@@ -31,7 +31,7 @@ export function buildBody(
   stream: boolean,
 ): WireResponsesBody {
   if (!isRecord(request) || !Array.isArray(request.messages))
-    throw new ModelConfigError(PROVIDER, 'the request needs a messages array');
+    throw modelConfigError(PROVIDER, 'the request needs a messages array');
   validateSettings(PROVIDER, request.settings);
   const settings = mergeSettings(config.settings, request.settings) ?? {};
   const encoded = encodeInput(request.messages, {
@@ -71,9 +71,9 @@ export function buildBody(
 
 function functionTool(config: ResponsesConfig, spec: ToolSpec): WireFunctionTool {
   if (!isRecord(spec) || typeof spec.name !== 'string' || spec.name === '')
-    throw new ModelConfigError(PROVIDER, 'every tool needs a name');
+    throw modelConfigError(PROVIDER, 'every tool needs a name');
   if (!isRecord(spec.schema))
-    throw new ModelConfigError(PROVIDER, `tool "${spec.name}" needs a JSON Schema object`);
+    throw modelConfigError(PROVIDER, `tool "${spec.name}" needs a JSON Schema object`);
   const tool: WireFunctionTool = {
     type: 'function',
     name: spec.name,
@@ -87,7 +87,7 @@ function functionTool(config: ResponsesConfig, spec: ToolSpec): WireFunctionTool
     return { ...tool, parameters: toStrictSchema(spec.schema), strict: true };
   } catch (error) {
     if (!StrictSchemaError.is(error)) throw error;
-    throw new ModelConfigError(
+    throw modelConfigError(
       PROVIDER,
       `tool "${spec.name}": ${error.message}; fix the schema or turn strictSchemas off`,
     );
@@ -96,7 +96,7 @@ function functionTool(config: ResponsesConfig, spec: ToolSpec): WireFunctionTool
 
 function textFormat(schema: unknown): NonNullable<WireResponsesBody['text']> {
   if (!isRecord(schema))
-    throw new ModelConfigError(PROVIDER, 'outputSchema must be a JSON Schema object');
+    throw modelConfigError(PROVIDER, 'outputSchema must be a JSON Schema object');
   try {
     const strict = toStrictSchema(schema as JsonSchema);
     return {
@@ -104,7 +104,7 @@ function textFormat(schema: unknown): NonNullable<WireResponsesBody['text']> {
     };
   } catch (error) {
     if (!StrictSchemaError.is(error)) throw error;
-    throw new ModelConfigError(
+    throw modelConfigError(
       PROVIDER,
       `outputSchema: ${error.message}; use tool-mode structured output (Agent \`outputTool\`) instead`,
     );
@@ -131,7 +131,7 @@ function withExtraBody(
   const merged: WireResponsesBody = { ...body };
   for (const [key, value] of Object.entries(extra)) {
     if (RESERVED.includes(key))
-      throw new ModelConfigError(
+      throw modelConfigError(
         PROVIDER,
         `settings.extraBody cannot set ${JSON.stringify(key)}; the adapter owns it`,
       );

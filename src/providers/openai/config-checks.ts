@@ -1,5 +1,5 @@
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
@@ -54,7 +54,7 @@ export interface CheckedCommon {
   errorBodyTimeout: number | undefined;
 }
 
-/** Validates the common options against `base` capabilities; throws `ModelConfigError`. */
+/** Validates the common options against `base` capabilities; throws a model `ConfigError`. */
 export function checkCommon(
   provider: string,
   options: CommonChatOptions,
@@ -63,29 +63,29 @@ export function checkCommon(
 ): CheckedCommon {
   const { headers, fetch, strictSchemas, settings, capabilities, timeout, maxLineBytes } = options;
   if (headers !== undefined && (!isRecord(headers) || Object.values(headers).some(notString)))
-    throw new ModelConfigError(provider, 'headers must be an object of string values');
+    throw modelConfigError(provider, 'headers must be an object of string values');
   if (fetch !== undefined && typeof fetch !== 'function')
-    throw new ModelConfigError(provider, 'fetch must be a function');
+    throw modelConfigError(provider, 'fetch must be a function');
   if (strictSchemas !== undefined && typeof strictSchemas !== 'boolean')
-    throw new ModelConfigError(provider, 'strictSchemas must be a boolean');
+    throw modelConfigError(provider, 'strictSchemas must be a boolean');
   validateSettings(provider, settings);
   if (capabilities !== undefined && !isRecord(capabilities))
-    throw new ModelConfigError(provider, 'capabilities must be an object');
+    throw modelConfigError(provider, 'capabilities must be an object');
   const merged: OpenAICapabilities = { ...base };
   for (const [key, value] of Object.entries(capabilities ?? {})) {
-    if (!(key in base)) throw new ModelConfigError(provider, `unknown capability "${key}"`);
+    if (!(key in base)) throw modelConfigError(provider, `unknown capability "${key}"`);
     if (typeof value !== 'boolean')
-      throw new ModelConfigError(provider, `capabilities.${key} must be a boolean`);
+      throw modelConfigError(provider, `capabilities.${key} must be a boolean`);
     (merged as unknown as Record<string, boolean>)[key] = value;
   }
   const field: unknown = options.maxTokensField ?? maxTokensField;
   if (field !== 'max_tokens' && field !== 'max_completion_tokens')
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       'maxTokensField must be "max_tokens" or "max_completion_tokens"',
     );
   if (strictSchemas === true && !merged.strictTools)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       'strictSchemas needs strict function tools, which this endpoint is not known to accept (set capabilities.strictTools to override)',
     );
@@ -112,7 +112,7 @@ function notString(value: unknown): boolean {
 function checkCount(provider: string, field: string, value: unknown, min: number) {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
-    throw new ModelConfigError(provider, `${field} must be a whole number ≥ ${min}`);
+    throw modelConfigError(provider, `${field} must be a whole number ≥ ${min}`);
   return value;
 }
 
@@ -120,7 +120,7 @@ function checkCount(provider: string, field: string, value: unknown, min: number
 function checkTimer(provider: string, field: string, value: unknown, min: number) {
   const ms = checkCount(provider, field, value, min);
   if (ms !== undefined && ms > MAX_TIMEOUT_MS)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `${field} must be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days)`,
     );
@@ -130,7 +130,7 @@ function checkTimer(provider: string, field: string, value: unknown, min: number
 /** A required non-empty string option. */
 export function requireText(provider: string, field: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new ModelConfigError(provider, `${field} is required (a non-empty string)`);
+    throw modelConfigError(provider, `${field} is required (a non-empty string)`);
   return value;
 }
 
@@ -146,11 +146,11 @@ export function checkBaseURL(provider: string, field: string, value: string): st
   try {
     url = new URL(value);
   } catch {
-    throw new ModelConfigError(provider, `${field} is not a valid URL: ${JSON.stringify(value)}`);
+    throw modelConfigError(provider, `${field} is not a valid URL: ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ModelConfigError(provider, `${field} must be an http(s) URL`);
+    throw modelConfigError(provider, `${field} must be an http(s) URL`);
   if (url.search !== '' || url.hash !== '')
-    throw new ModelConfigError(provider, `${field} must not carry a query string or fragment`);
+    throw modelConfigError(provider, `${field} must not carry a query string or fragment`);
   return value.replace(/\/+$/, '');
 }

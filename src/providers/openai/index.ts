@@ -9,7 +9,6 @@ export type { CommonChatOptions } from './config-checks';
 export { DEFAULT_TIMEOUT_MS } from './config-checks';
 export type { OpenAICapabilities, OpenAIPreset, OpenAIPresetName, MaxTokensField } from './presets';
 export { OPENAI_PRESETS, OPENAI_PRESET_NAMES } from './presets';
-export { toStrictSchema, StrictSchemaError } from './strict-schema';
+export { toStrictSchema } from './strict-schema';
 export { stripAddedNulls } from './strict-nulls';
 export { parseOpenAIError } from './errors';
-export { SseLineTooLongError } from '../shared/sse';

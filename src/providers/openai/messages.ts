@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from '../../core/contract/message';
 import type { Part } from '../../core/contract/part';
 import { mediaEssence } from '../../core/contract/part-media';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { PartLocation } from '../../core/contract/unsupported';
 import { base64Of, checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
 import type { WireContentPart, WireMessage, WireToolCall } from './wire';
@@ -12,7 +12,7 @@ import type { WireContentPart, WireMessage, WireToolCall } from './wire';
  * as `image_url`, PDFs as `file`, WAV/MP3 audio as `input_audio`, see {@link wirePart}); an
  * assistant message sends its text and `tool_calls`. Thinking is never replayed (the
  * chat-completions API has no field for it). A message that cannot be encoded throws
- * `ModelConfigError` naming it, a part the API cannot take `UnsupportedPartError`; nothing is
+ * a model `ConfigError` naming it, a part the API cannot take `UnsupportedPartError`; nothing is
  * dropped silently.
  */
 export function toWireMessages(provider: string, messages: readonly Message[]): WireMessage[] {
@@ -37,13 +37,13 @@ function toWireMessage(provider: string, message: Message, index: number): WireM
     }
     case 'tool':
       if (message.toolCallId === undefined || message.toolCallId === '')
-        throw new ModelConfigError(
+        throw modelConfigError(
           provider,
           `message ${index}: a tool result needs the toolCallId of the call it answers`,
         );
       return { role: 'tool', tool_call_id: message.toolCallId, content: text };
     default:
-      throw new ModelConfigError(
+      throw modelConfigError(
         provider,
         `message ${index}: unknown role ${JSON.stringify(message.role)}`,
       );

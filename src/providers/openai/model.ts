@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { DeltaHandler, GenerateOptions, StreamingModel } from '../../core/contract/model';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ChatEndpoint } from './chat-core';
@@ -28,7 +28,7 @@ export interface OpenAIOptions extends CommonChatOptions {
  * A chat model behind an OpenAI-compatible `POST {baseURL}/chat/completions` endpoint: OpenAI
  * itself, the hosted services of `OPENAI_PRESETS`, local Ollama, LM Studio and vLLM servers, or
  * any other compatible server (`baseURL` without a preset). Configuration is validated here and
- * throws `ModelConfigError`; no environment variable is ever read.
+ * throws a model `ConfigError`; no environment variable is ever read.
  */
 export class OpenAIChatModel implements StreamingModel {
   /** `<provider>:<model>`, e.g. `openai:gpt-4o-mini`, `ollama:llama3.2`. */
@@ -41,10 +41,10 @@ export class OpenAIChatModel implements StreamingModel {
 
   constructor(options: OpenAIOptions) {
     if (!isRecord(options))
-      throw new ModelConfigError('openai', 'options must be an object with at least `model`');
+      throw modelConfigError('openai', 'options must be an object with at least `model`');
     const presetName = options.preset ?? (options.baseURL === undefined ? 'openai' : undefined);
     if (presetName !== undefined && !isPresetName(presetName))
-      throw new ModelConfigError(
+      throw modelConfigError(
         'openai',
         `unknown preset ${JSON.stringify(presetName)}; known: ${OPENAI_PRESET_NAMES.join(', ')}`,
       );
@@ -55,7 +55,7 @@ export class OpenAIChatModel implements StreamingModel {
     this.name = `${provider}:${this.model}`;
     const apiKey = optionalText(provider, 'apiKey', options.apiKey);
     if (preset?.requiresKey === true && apiKey === undefined)
-      throw new ModelConfigError(
+      throw modelConfigError(
         provider,
         `apiKey is required for ${preset.label}${preset.apiKeyEnv === undefined ? '' : ` (the CLI reads it from ${preset.apiKeyEnv})`}`,
       );

@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { JsonSchema } from '../../core/kit/json';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest, ModelSettings, ToolSpec } from '../../core/contract/request';
 import { refuseHostedTools } from '../shared/hosted';
 import { cacheFields } from './cache';
@@ -32,7 +32,7 @@ export const OUTPUT_SCHEMA_NAME = 'output';
  * The chat-completions body for `request`: `model`, `messages`, `tools`, `response_format` (the
  * output schema compiled to strict mode), `stream` + `stream_options`, the settings' fields (unset
  * ones never sent), then `extraBody` merged last (it may override anything). Throws
- * `ModelConfigError` before anything is sent when the request cannot be encoded or the endpoint
+ * a model `ConfigError` before anything is sent when the request cannot be encoded or the endpoint
  * lacks a capability it needs.
  */
 export function buildChatBody(
@@ -42,7 +42,7 @@ export function buildChatBody(
 ): Record<string, unknown> {
   const { provider, capabilities } = config;
   if (!isRecord(request) || !Array.isArray(request.messages))
-    throw new ModelConfigError(provider, 'the request needs a messages array');
+    throw modelConfigError(provider, 'the request needs a messages array');
   validateSettings(provider, request.settings);
   refuseHostedTools(
     provider,
@@ -56,10 +56,7 @@ export function buildChatBody(
   const specs: readonly ToolSpec[] = Array.isArray(request.tools) ? request.tools : [];
   if (specs.length > 0) {
     if (!capabilities.tools)
-      throw new ModelConfigError(
-        provider,
-        'this endpoint does not support tools (function calling)',
-      );
+      throw modelConfigError(provider, 'this endpoint does not support tools (function calling)');
     body.tools = specs.map((spec) => toWireTool(config, spec));
   }
   if (request.outputSchema !== undefined)
@@ -75,9 +72,9 @@ export function buildChatBody(
 
 function toWireTool(config: ChatBodyConfig, spec: ToolSpec): WireTool {
   if (!isRecord(spec) || typeof spec.name !== 'string' || spec.name === '')
-    throw new ModelConfigError(config.provider, 'every tool needs a name');
+    throw modelConfigError(config.provider, 'every tool needs a name');
   if (!isRecord(spec.schema))
-    throw new ModelConfigError(config.provider, `tool "${spec.name}" needs a JSON Schema object`);
+    throw modelConfigError(config.provider, `tool "${spec.name}" needs a JSON Schema object`);
   const fn: WireTool['function'] = { name: spec.name, parameters: spec.schema };
   if (typeof spec.description === 'string') fn.description = spec.description;
   if (config.strictSchemas) {
@@ -85,7 +82,7 @@ function toWireTool(config: ChatBodyConfig, spec: ToolSpec): WireTool {
       fn.parameters = toStrictSchema(spec.schema);
     } catch (error) {
       if (!StrictSchemaError.is(error)) throw error;
-      throw new ModelConfigError(
+      throw modelConfigError(
         config.provider,
         `tool "${spec.name}": ${error.message}; fix the schema or turn strictSchemas off`,
       );
@@ -103,17 +100,17 @@ function responseFormat(
   const { provider, capabilities } = config;
   const fallback = 'use tool-mode structured output (Agent `outputTool`) instead';
   if (!capabilities.structuredOutput)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `this endpoint has no native structured output (response_format json_schema); ${fallback}`,
     );
   if (withTools && !capabilities.structuredOutputWithTools)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `this endpoint cannot combine native structured output with tools; ${fallback}`,
     );
   if (!isRecord(schema))
-    throw new ModelConfigError(provider, 'outputSchema must be a JSON Schema object');
+    throw modelConfigError(provider, 'outputSchema must be a JSON Schema object');
   try {
     const strict = toStrictSchema(schema as JsonSchema);
     return {
@@ -122,6 +119,6 @@ function responseFormat(
     };
   } catch (error) {
     if (!StrictSchemaError.is(error)) throw error;
-    throw new ModelConfigError(provider, `outputSchema: ${error.message}; ${fallback}`);
+    throw modelConfigError(provider, `outputSchema: ${error.message}; ${fallback}`);
   }
 }

@@ -1,6 +1,6 @@
 import { showValue } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import type { MaxTokensField } from './presets';
 
@@ -9,11 +9,11 @@ const EFFORTS: readonly unknown[] = ['minimal', 'low', 'medium', 'high'];
 /**
  * Checks request tuning against the chat-completions ranges (spec §23): temperature [0, 2], topP
  * [0, 1], maxTokens a whole number ≥ 0, seed a whole number, penalties [-2, 2]. `undefined` is
- * "unset"; 0 is a real value. Throws `ModelConfigError` naming the field and the value.
+ * "unset"; 0 is a real value. Throws a model `ConfigError` naming the field and the value.
  */
 export function validateSettings(provider: string, settings: ModelSettings | undefined): void {
   if (settings === undefined) return;
-  if (!isRecord(settings)) throw new ModelConfigError(provider, 'settings must be an object');
+  if (!isRecord(settings)) throw modelConfigError(provider, 'settings must be an object');
   range(provider, 'temperature', settings.temperature, 0, 2);
   range(provider, 'topP', settings.topP, 0, 1);
   range(provider, 'presencePenalty', settings.presencePenalty, -2, 2);
@@ -22,20 +22,20 @@ export function validateSettings(provider: string, settings: ModelSettings | und
   whole(provider, 'seed', settings.seed, Number.MIN_SAFE_INTEGER);
   const { stop, reasoningEffort, extraBody } = settings;
   if (stop !== undefined && (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string')))
-    throw new ModelConfigError(provider, 'settings.stop must be an array of strings');
+    throw modelConfigError(provider, 'settings.stop must be an array of strings');
   if (reasoningEffort !== undefined && !EFFORTS.includes(reasoningEffort))
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `settings.reasoningEffort must be one of ${EFFORTS.join(', ')}, got ${JSON.stringify(reasoningEffort)}`,
     );
   if (extraBody !== undefined && !isRecord(extraBody))
-    throw new ModelConfigError(provider, 'settings.extraBody must be a plain object');
+    throw modelConfigError(provider, 'settings.extraBody must be a plain object');
 }
 
 function range(provider: string, field: string, value: unknown, min: number, max: number): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `settings.${field} must be between ${min} and ${max}, got ${show(value)}`,
     );
@@ -44,7 +44,7 @@ function range(provider: string, field: string, value: unknown, min: number, max
 function whole(provider: string, field: string, value: unknown, min: number): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `settings.${field} must be a whole number${min === 0 ? ' ≥ 0' : ''}, got ${show(value)}`,
     );

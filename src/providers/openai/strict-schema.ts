@@ -1,4 +1,4 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/kit/json';
 
@@ -16,9 +16,7 @@ export class StrictSchemaError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is StrictSchemaError {
-    return hasKind(value, 'StrictSchemaError');
-  }
+  static readonly is = brandGuard<StrictSchemaError>('StrictSchemaError');
 }
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -45,7 +43,8 @@ const MAX_DEPTH = 64;
  *   `{type: "null"}`), so the model answers `null` where it would have left the key out;
  * - `oneOf` becomes `anyOf`; a one-element `allOf` is inlined; a root `$ref` is inlined;
  * - kept: `type`, `properties`, `items`, `enum`, `const`, `anyOf`, `$ref`, `$defs`/`definitions`,
- *   `description`, `title`, `pattern`, the supported `format`s, numeric bounds, `minItems`/`maxItems`;
+ *   `description`, `title`, `pattern`, the supported `format`s, numeric bounds,
+ * `minItems`/`maxItems`;
  * - dropped (the engine's output validation still applies the original schema): `default`,
  *   `examples`, `minLength`/`maxLength`, `uniqueItems`, `not`, `if`/`then`/`else`, other formats,
  *   `patternProperties` next to `properties`, and every other keyword;

@@ -1,6 +1,7 @@
 import { isRecord } from '../../core/kit/guards';
 import type { StreamingModel } from '../../core/contract/model';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
+import { ConfigError } from '../../core/kit/config-error';
 import { anthropic, type AnthropicModel } from '../anthropic';
 import { azure, type AzureChatModel } from '../azure';
 import { bedrock, type BedrockModel } from '../bedrock';
@@ -14,7 +15,7 @@ import {
 import { openaiResponses, type OpenAIResponsesModel } from '../openai-responses';
 import { redact } from '../shared/http';
 import { ENV, readVariable } from './environment';
-import { ModelResolutionError, type ModelResolutionInit } from './errors';
+import { resolutionError, type ModelResolutionInit } from './errors';
 import { defined, type CheckedOptions } from './options';
 import type { ModelSpec } from './spec';
 
@@ -56,8 +57,8 @@ export function build(context: Context): StreamingModel {
   }
 }
 
-function fail(context: Context, detail: string, init: ModelResolutionInit): ModelResolutionError {
-  return new ModelResolutionError(
+function fail(context: Context, detail: string, init: ModelResolutionInit): ConfigError {
+  return resolutionError(
     redact(`cannot resolve model ${context.shown}: ${detail}`, context.secrets),
     { provider: context.spec.provider, ...init },
   );
@@ -84,12 +85,15 @@ function missing(context: Context, needed: readonly Needed[]): never {
   });
 }
 
-/** Runs an adapter factory; its `ModelConfigError` becomes an `invalid-config` resolution error. */
+/**
+ * Runs an adapter factory; its `ConfigError` (component `model`) becomes an `invalid-config`
+ * resolution error.
+ */
 function construct<M extends StreamingModel>(context: Context, make: () => M): M {
   try {
     return make();
   } catch (error) {
-    if (!ModelConfigError.is(error)) throw error;
+    if (!ConfigError.is(error, 'model')) throw error;
     throw fail(context, error.message, {
       reason: 'invalid-config',
       cause: redacted(error, context),
@@ -101,12 +105,13 @@ function construct<M extends StreamingModel>(context: Context, make: () => M): M
  * The adapter's error, or a copy with the secrets removed when its message holds one (an
  * endpoint variable set to a key, say): the cause is printed with the error.
  */
-function redacted(error: ModelConfigError, context: Context): ModelConfigError {
+function redacted(error: ConfigError, context: Context): ConfigError {
   const message = redact(error.message, context.secrets);
   if (message === error.message) return error;
-  const prefix = `${error.provider}: `;
-  return new ModelConfigError(
-    error.provider,
+  const provider = error.provider ?? '';
+  const prefix = `${provider}: `;
+  return modelConfigError(
+    provider,
     message.startsWith(prefix) ? message.slice(prefix.length) : message,
   );
 }

@@ -15,7 +15,5 @@ export type {
 } from './options';
 export type { ResolveEnvironment } from './environment';
 export { detectDefaultModel } from './environment';
-export type { ModelResolutionReason, ModelResolutionInit } from './errors';
-export { ModelResolutionError } from './errors';
 export type { ProviderName } from './providers';
 export { KNOWN_PROVIDERS, DEFAULT_MODEL_IDS } from './providers';

@@ -8,7 +8,8 @@ import type { OpenAIOptions, OpenAIPresetName } from '../openai';
 import type { OpenAIResponsesOptions } from '../openai-responses';
 import type { FetchLike } from '../shared/http';
 import type { ResolveEnvironment } from './environment';
-import { ModelResolutionError } from './errors';
+import { resolutionError } from './errors';
+import type { ConfigError } from '../../core/kit/config-error';
 import { KNOWN_PROVIDERS, isProviderName } from './providers';
 import { closestProvider } from './suggest';
 
@@ -57,11 +58,11 @@ export interface CheckedOptions {
   testModel: TestModelFactory | undefined;
 }
 
-function invalid(message: string): ModelResolutionError {
-  return new ModelResolutionError(`resolveModel: ${message}`, { reason: 'invalid-config' });
+function invalid(message: string): ConfigError {
+  return resolutionError(`resolveModel: ${message}`, { reason: 'invalid-config' });
 }
 
-/** Validates the options of `resolveModel`; throws `ModelResolutionError` (`invalid-config`). */
+/** Validates the options of `resolveModel`; throws a `ConfigError` (component `resolve`, reason `invalid-config`). */
 export function checkOptions(options: unknown): CheckedOptions {
   if (options === undefined) options = {};
   if (!isRecord(options)) throw invalid('options must be an object');

@@ -8,7 +8,7 @@ import type { OpenAIResponsesModel } from '../openai-responses';
 import { redact } from '../shared/http';
 import { build, type Context } from './build-model';
 import { secretValues } from './environment';
-import { ModelResolutionError } from './errors';
+import { resolutionError } from './errors';
 import { checkOptions, overrideSecrets, type ResolveModelOptions } from './options';
 import { isSpecProblem, parseModelSpec, quote } from './spec';
 
@@ -40,19 +40,23 @@ export type ResolvedModel<S extends string> = S extends `anthropic:${string}`
  * | `openai:gpt-4o-mini` | `openai` | `OPENAI_API_KEY` |
  * | `anthropic:claude-sonnet-4-5` | `anthropic` | `ANTHROPIC_API_KEY` |
  * | `gemini:gemini-2.5-flash` | `gemini` | `GEMINI_API_KEY`, else `GOOGLE_API_KEY` |
- * | `azure:<deployment>` | `azure` | `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_API_KEY`, `AZURE_OPENAI_API_VERSION` |
+ * | `azure:<deployment>` | `azure` | `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_API_KEY`,
+ * `AZURE_OPENAI_API_VERSION` |
  * | `openai-responses:gpt-5` | `openaiResponses` | `OPENAI_API_KEY` |
- * | `bedrock:<model id>` | `bedrock` | `AWS_REGION` / `AWS_DEFAULT_REGION` if set, else the AWS SDK's chain; credentials from the SDK's chain |
+ * | `bedrock:<model id>` | `bedrock` | `AWS_REGION` / `AWS_DEFAULT_REGION` if set, else the AWS
+ * SDK's chain; credentials from the SDK's chain |
  * | `groq:…`, `mistral:…`, … | `openaiCompatible(preset)` | the preset's `apiKeyEnv` (`VLLM_API_KEY` optional) |
- * | `ollama:llama3.2`, `lmstudio:…` | `openaiCompatible(preset)` | `GOLEM_LOCAL_BASE_URL` overrides the base URL |
+ * | `ollama:llama3.2`, `lmstudio:…` | `openaiCompatible(preset)` | `GOLEM_LOCAL_BASE_URL` overrides
+ * the base URL |
  * | `test`, `test:<label>` | `options.testModel(name)` | none |
  *
  * The string splits at the first `:` (Bedrock ids keep their own colons). Blank variables count
  * as unset. `options.overrides` layers adapter options over the environment's per provider, and
- * `options.fetch` goes to every fetch-based adapter. Throws `ModelResolutionError`: `malformed`,
- * `unknown-provider` (listing the known ones, suggesting the closest), `missing-env` (naming the
- * variables to set), `missing-test-model`, `invalid-config` (the adapter's `ModelConfigError` as
- * `cause`). No message contains a key or other secret value from the environment.
+ * `options.fetch` goes to every fetch-based adapter. Throws `ConfigError` (component `resolve`),
+ * reason `malformed`, `unknown-provider` (listing the known ones, suggesting the closest),
+ * `missing-env` (naming the variables to set), `missing-test-model` or `invalid-config` (the
+ * adapter's `ConfigError` as `cause`). No message contains a key or other secret value from the
+ * environment.
  */
 export function resolveModel<S extends string>(
   spec: S,
@@ -64,7 +68,7 @@ export function resolveModel<S extends string>(
   const parsed = parseModelSpec(spec, show);
   if (isSpecProblem(parsed)) {
     const { provider, suggestion } = parsed.init;
-    throw new ModelResolutionError(redact(parsed.message, secrets), {
+    throw resolutionError(redact(parsed.message, secrets), {
       ...parsed.init,
       ...(provider === undefined ? {} : { provider: redact(provider, secrets) }),
       ...(suggestion === undefined ? {} : { suggestion: redact(suggestion, secrets) }),

@@ -8,10 +8,10 @@ import { resolveModel } from './resolve';
  * The model wiring `golem/container` and `golem/nestjs` share: model sources checked, model
  * strings resolved once per container (or module), factories' results checked. Internal (not
  * re-exported from `golem/providers/resolve`). Every error is built by the integration's `fail`,
- * so each keeps its own error class (`ContainerError`, `GolemNestError`).
+ * so each names its own `ConfigError` component (`container`, `nestjs`).
  */
 
-/** The reasons of the wiring's errors; both integrations' error classes have them. */
+/** The reasons of the wiring's errors; both integrations' components use them. */
 export type WiringReason = 'invalid-options' | 'invalid-model' | 'model-failed';
 
 /** Builds an integration's error from a message and its details. */
@@ -184,7 +184,7 @@ export class ModelStrings {
 
   /**
    * The model `spec` names, built on first use. `binding` names the binding for messages. Throws
-   * a `model-failed` error whose cause is the `ModelResolutionError`.
+   * a `model-failed` error whose cause is the resolution `ConfigError`.
    */
   resolve(spec: string, binding: string = spec): StreamingModel {
     const key = spec.trim();

@@ -1,22 +1,21 @@
 import type { HostedTool } from '../../core/contract/hosted-tool';
 import { hostedToolProblem } from '../../core/contract/hosted-tool';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import { UnsupportedHostedToolError } from '../../core/contract/unsupported';
 
 /**
- * The request's hosted tools, each checked (`ModelConfigError` for a malformed one); `[]` when
+ * The request's hosted tools, each checked (a model `ConfigError` for a malformed one); `[]` when
  * there are none.
  */
 export function hostedToolsOf(provider: string, request: ModelRequest): HostedTool[] {
   const tools: unknown = (request as { hostedTools?: unknown }).hostedTools;
   if (tools === undefined || tools === null) return [];
   if (!Array.isArray(tools))
-    throw new ModelConfigError(provider, 'hostedTools must be an array of hosted tools');
+    throw modelConfigError(provider, 'hostedTools must be an array of hosted tools');
   return tools.map((tool: unknown, i) => {
     const problem = hostedToolProblem(tool);
-    if (problem !== undefined)
-      throw new ModelConfigError(provider, `hostedTools[${i}]: ${problem}`);
+    if (problem !== undefined) throw modelConfigError(provider, `hostedTools[${i}]: ${problem}`);
     return tool as HostedTool;
   });
 }

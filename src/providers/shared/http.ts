@@ -1,6 +1,6 @@
 import { cancellationError } from '../../core/errors/cancellation';
 import { ModelHTTPError } from '../../core/errors/errors';
-import { ModelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
+import { modelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
 import { readErrorBody } from './body';
 import { describeTransportFailure, redact, redactCause } from './redact';
 import { fetchWithRedirectPolicy } from './redirects';
@@ -46,7 +46,7 @@ const BODY_LIMIT = 4096;
  *   `retry-after-ms` or `Retry-After`, a truncated body, secrets redacted); its body is read with
  *   a byte cap and a short deadline, so a body that never ends cannot hide the status.
  * - A header value that cannot be sent (CR, LF, NUL or a character above U+00FF, e.g. a pasted
- *   key with a newline) is a `ModelConfigError` naming the header, never the value.
+ *   key with a newline) is a model `ConfigError` naming the header, never the value.
  * - A transport failure becomes a retryable `ModelTransportError` whose message and `cause` chain
  *   are redacted copies; an abort becomes the signal's cancellation error.
  */
@@ -86,13 +86,13 @@ function isGolemRedirect(value: unknown): boolean {
   );
 }
 
-/** Throws a `ModelConfigError` naming the first header whose value HTTP cannot carry. */
+/** Throws a model `ConfigError` naming the first header whose value HTTP cannot carry. */
 export function checkHeaders(provider: string, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
     for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
       if (code === 0x0a || code === 0x0d || code === 0 || code > 0xff)
-        throw new ModelConfigError(
+        throw modelConfigError(
           provider,
           `the value of header "${name}" has a character HTTP headers cannot carry at index ${i} (a newline, NUL or non-Latin-1 character); check the key or header you configured`,
         );

@@ -1,9 +1,9 @@
 export type { FetchLike, ProviderErrorInfo, PostJsonOptions } from './http';
 export { postJson, httpError, checkHeaders } from './http';
-export { redact, redactCause, RedactedCause, describeTransportFailure } from './redact';
+export { redact, redactCause, describeTransportFailure } from './redact';
 export { retryAfterMs } from './retry-after';
 export type { SseEvent, ReadSseOptions, SseVerdict } from './sse';
-export { readSse, SseLineTooLongError, STOP } from './sse';
+export { readSse, STOP } from './sse';
 export type { CallScopeOptions } from './call-scope';
 export { CallScope } from './call-scope';
 export type { ReadBodyOptions, ErrorBody } from './body';

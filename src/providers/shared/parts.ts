@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { Message } from '../../core/contract/message';
 import type { Part } from '../../core/contract/part';
 import { partProblem } from '../../core/contract/part';
-import { ModelConfigError } from '../../core/errors/provider-errors';
+import { modelConfigError } from '../../core/errors/provider-errors';
 import { UnsupportedPartError, type PartLocation } from '../../core/contract/unsupported';
 
 /** Standard base64 of `bytes` (a view's own range, not its whole buffer). */
@@ -39,14 +39,14 @@ export function refusePart(
   return new UnsupportedPartError(provider, part, location, reason);
 }
 
-/** Throws `ModelConfigError` naming the part when it is malformed (see `partProblem`). */
+/** Throws a model `ConfigError` naming the part when it is malformed (see `partProblem`). */
 export function checkPart(provider: string, part: Part, location: PartLocation): void {
   const problem =
     typeof part === 'object' && (part as unknown) !== null
       ? partProblem(part)
       : 'part must be an object';
   if (problem !== undefined)
-    throw new ModelConfigError(
+    throw modelConfigError(
       provider,
       `message ${location.message} part ${location.part}: ${problem}`,
     );

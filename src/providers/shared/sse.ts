@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { cancellationError } from '../../core/errors/cancellation';
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
 import { StreamInterruptedError } from '../../core/errors/provider-errors';
 import { describeTransportFailure, redactCause } from './redact';
 
@@ -41,9 +41,7 @@ export class SseLineTooLongError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is SseLineTooLongError {
-    return hasKind(value, 'SseLineTooLongError');
-  }
+  static readonly is = brandGuard<SseLineTooLongError>('SseLineTooLongError');
 }
 
 const DEFAULT_MAX_LINE = 8 * 1024 * 1024;

@@ -1,4 +1,10 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
+import { ConfigError } from '../../core/kit/config-error';
+
+/** A record or replay option is invalid: a {@link ConfigError} of component `testing`. */
+export function testingConfigError(message: string): ConfigError {
+  return new ConfigError(message, { component: 'testing' });
+}
 
 /**
  * A replayed request differs from the recorded one it was served against: the adapter's request
@@ -30,9 +36,7 @@ export class ReplayMismatchError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ReplayMismatchError {
-    return hasKind(value, 'ReplayMismatchError');
-  }
+  static readonly is = brandGuard<ReplayMismatchError>('ReplayMismatchError');
 }
 
 /**
@@ -64,9 +68,7 @@ export class ReplayUnmatchedError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is ReplayUnmatchedError {
-    return hasKind(value, 'ReplayUnmatchedError');
-  }
+  static readonly is = brandGuard<ReplayUnmatchedError>('ReplayUnmatchedError');
 }
 
 /** A fixture file that is not a valid golem fixture: bad JSON, unknown version, a wrong field. */
@@ -86,9 +88,7 @@ export class FixtureFormatError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is FixtureFormatError {
-    return hasKind(value, 'FixtureFormatError');
-  }
+  static readonly is = brandGuard<FixtureFormatError>('FixtureFormatError');
 }
 
 /**
@@ -108,7 +108,5 @@ export class FixtureSecretError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is FixtureSecretError {
-    return hasKind(value, 'FixtureSecretError');
-  }
+  static readonly is = brandGuard<FixtureSecretError>('FixtureSecretError');
 }

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { ConfigError } from '../../core/engine/errors';
+import { testingConfigError } from './errors';
 import type { Fixture } from './fixture-types';
 import {
   requestBodyText,
@@ -47,7 +47,7 @@ export interface RecordingHandler {
 export function recordingHandler(options: RecordHandlerOptions): RecordingHandler {
   const inner = (options as Partial<RecordHandlerOptions>).handler;
   if (typeof inner?.handle !== 'function')
-    throw new ConfigError(
+    throw testingConfigError(
       'recordingHandler: handler must be the real Smithy handler, e.g. new NodeHttpHandler() from @smithy/node-http-handler',
     );
   const recorder = new FixtureRecorder(options);

@@ -1,5 +1,5 @@
 import { basename, extname, join } from 'node:path';
-import { ConfigError } from '../../core/engine/errors';
+import { testingConfigError } from './errors';
 import { encodeRequestBody, encodeResponseBody } from './body-codec';
 import { FixtureSecretError } from './errors';
 import { saveFixture, serializeFixture } from './fixture';
@@ -73,14 +73,14 @@ export class FixtureRecorder {
 
   constructor(options: RecordOptions) {
     if (options.file !== undefined && options.dir !== undefined)
-      throw new ConfigError('record: set either file or dir (with name), not both');
+      throw testingConfigError('record: set either file or dir (with name), not both');
     if (options.dir !== undefined && (options.name === undefined || options.name === ''))
-      throw new ConfigError(
+      throw testingConfigError(
         'record: dir needs a name; the fixture is written to <dir>/<name>.json',
       );
     const secrets: readonly unknown[] = options.secrets ?? [];
     if (!Array.isArray(secrets) || secrets.some((s) => typeof s !== 'string'))
-      throw new ConfigError('record: secrets must be an array of strings');
+      throw testingConfigError('record: secrets must be an array of strings');
     this.file =
       options.file ??
       (options.dir === undefined ? undefined : join(options.dir, `${options.name ?? ''}.json`));

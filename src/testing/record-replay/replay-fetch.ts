@@ -1,4 +1,4 @@
-import { ConfigError } from '../../core/engine/errors';
+import { testingConfigError } from './errors';
 import type { FetchLike } from '../../providers/shared/http';
 import { resolveFixtures } from './fixture';
 import type { FixtureResponse, FixtureSource } from './fixture-types';
@@ -45,7 +45,7 @@ export function replayFetch(
   const queue = new ReplayQueue(resolveFixtures(fixtures), options);
   const fallback = options.onUnmatched ?? 'error';
   if (fallback !== 'error' && typeof fallback !== 'function')
-    throw new ConfigError("replay: onUnmatched must be 'error' or a fetch function");
+    throw testingConfigError("replay: onUnmatched must be 'error' or a fetch function");
   const replay = async (input: string, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted === true) throw abortReason(signal);

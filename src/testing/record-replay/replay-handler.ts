@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ConfigError } from '../../core/engine/errors';
+import { testingConfigError } from './errors';
 import { resolveFixtures } from './fixture';
 import type { FixtureResponse, FixtureSource } from './fixture-types';
 import {
@@ -56,7 +56,7 @@ export function replayHandler(
   const queue = new ReplayQueue(resolveFixtures(fixtures), options);
   const fallback = options.onUnmatched ?? 'error';
   if (fallback !== 'error' && typeof fallback.handle !== 'function')
-    throw new ConfigError("replay: onUnmatched must be 'error' or a Smithy handler");
+    throw testingConfigError("replay: onUnmatched must be 'error' or a Smithy handler");
   return {
     handle(request, handlerOptions) {
       const signal = listenable(handlerOptions?.abortSignal);

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../core/engine/errors';
+import { testingConfigError } from './errors';
 import { concat, everyBytes, requestBodyValue, resplit, responseChunks } from './body-codec';
 import { firstDifference, preview } from './diff';
 import { ReplayMismatchError, ReplayUnmatchedError } from './errors';
@@ -53,14 +53,16 @@ export class ReplayQueue {
   constructor(fixtures: readonly Fixture[], options: ReplayOptions) {
     const match: unknown = options.match ?? 'body';
     if (match !== 'body' && match !== 'sequence')
-      throw new ConfigError(`replay: match must be 'body' or 'sequence', got ${preview(match)}`);
+      throw testingConfigError(`replay: match must be 'body' or 'sequence', got ${preview(match)}`);
     const split = options.split;
     if (
       split !== undefined &&
       typeof split !== 'function' &&
       !(Number.isInteger(split) && split >= 1)
     )
-      throw new ConfigError('replay: split must be a positive integer or a function of the body');
+      throw testingConfigError(
+        'replay: split must be a positive integer or a function of the body',
+      );
     this.match = match;
     this.split = split;
     this.names = fixtures.map((f) => f.name).join(', ');

@@ -1,20 +1,13 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
+import { ConfigError } from '../../core/kit/config-error';
 import { ModelRetry } from '../../core/errors/errors';
 
-/** A {@link fileRead} option is invalid; `option` names it. Thrown at construction. */
-export class FileReadConfigError extends GolemError {
-  /** The offending option, e.g. `root` or `maxBytes`. */
-  readonly option: string;
-
-  constructor(option: string, message: string) {
-    super('FileReadConfigError', `fileRead: ${message}`);
-    this.option = option;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is FileReadConfigError {
-    return hasKind(value, 'FileReadConfigError');
-  }
+/**
+ * A {@link fileRead} option is invalid: a {@link ConfigError} of component `fileread`; `option`
+ * names it.
+ */
+export function fileReadConfigError(option: string, message: string): ConfigError {
+  return new ConfigError(`fileRead: ${message}`, { component: 'fileread', option });
 }
 
 const PATH_BRAND = Symbol.for('golem.tools.fileread.PathOutsideRootError');
@@ -64,9 +57,7 @@ export class UnsupportedContentError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedContentError {
-    return hasKind(value, 'UnsupportedContentError');
-  }
+  static readonly is = brandGuard<UnsupportedContentError>('UnsupportedContentError');
 }
 
 /** A file-system failure other than a path mistake (permissions, I/O). `cause` holds the fs error. */
@@ -81,7 +72,5 @@ export class FileReadError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is FileReadError {
-    return hasKind(value, 'FileReadError');
-  }
+  static readonly is = brandGuard<FileReadError>('FileReadError');
 }

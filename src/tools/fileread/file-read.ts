@@ -120,7 +120,7 @@ async function checkKind(real: string, path: string): Promise<void> {
  * drive letters, control and bidirectional characters are refused before any file-system call,
  * and the real path of every ancestor and of the target must stay inside the root. Only regular
  * files are opened (`O_NOFOLLOW | O_NONBLOCK`, re-checked after opening); binary content is
- * refused; output is capped by bytes and lines with a marker. Throws {@link FileReadConfigError}
+ * refused; output is capped by bytes and lines with a marker. Throws a `fileread` `ConfigError`
  * for invalid options.
  */
 export function fileRead(options: FileReadOptions): Tool {

@@ -2,10 +2,4 @@
 export type { FileReadOptions } from './options';
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './options';
 export { fileRead, READ_FILE_TOOL } from './file-read';
-export {
-  FileReadConfigError,
-  PathOutsideRootError,
-  UnsupportedContentError,
-  FileReadError,
-} from './errors';
 export { sniffContentType, isReadableText } from './sniff';

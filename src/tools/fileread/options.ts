@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { showValue } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
-import { FileReadConfigError } from './errors';
+import { fileReadConfigError } from './errors';
 
 /** Default byte cap: 1 MiB. */
 export const DEFAULT_MAX_BYTES = 1_048_576;
@@ -29,7 +29,7 @@ export interface ResolvedFileReadOptions {
 function cap(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new FileReadConfigError(
+    throw fileReadConfigError(
       option,
       `\`${option}\` must be a non-negative integer (0 for the default), got ${showValue(value)}`,
     );
@@ -39,7 +39,7 @@ function cap(option: string, value: unknown, fallback: number): number {
 
 function canonicalRoot(root: unknown): string {
   if (typeof root !== 'string' || root === '') {
-    throw new FileReadConfigError(
+    throw fileReadConfigError(
       'root',
       `\`root\` must be the path of an existing directory, got ${showValue(root)}`,
     );
@@ -48,21 +48,21 @@ function canonicalRoot(root: unknown): string {
   try {
     real = realpathSync(root);
   } catch (cause) {
-    throw new FileReadConfigError(
+    throw fileReadConfigError(
       'root',
       `\`root\` ${JSON.stringify(root)} does not exist or cannot be resolved (${(cause as Error).message})`,
     );
   }
   if (!statSync(real).isDirectory()) {
-    throw new FileReadConfigError('root', `\`root\` ${JSON.stringify(root)} is not a directory`);
+    throw fileReadConfigError('root', `\`root\` ${JSON.stringify(root)} is not a directory`);
   }
   return real;
 }
 
-/** Validates {@link FileReadOptions}; throws {@link FileReadConfigError} naming the option. */
+/** Validates {@link FileReadOptions}; throws a `fileread` `ConfigError` naming the option. */
 export function resolveOptions(options: unknown): ResolvedFileReadOptions {
   if (!isRecord(options)) {
-    throw new FileReadConfigError(
+    throw fileReadConfigError(
       'root',
       'pass an options object with `root`, e.g. fileRead({ root: "./workspace" })',
     );
@@ -70,7 +70,7 @@ export function resolveOptions(options: unknown): ResolvedFileReadOptions {
   const known = ['root', 'maxBytes', 'maxLines'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new FileReadConfigError(key, `unknown option \`${key}\`; known: ${known.join(', ')}`);
+      throw fileReadConfigError(key, `unknown option \`${key}\`; known: ${known.join(', ')}`);
     }
   }
   const maxBytes = cap('maxBytes', options.maxBytes, DEFAULT_MAX_BYTES);

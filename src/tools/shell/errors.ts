@@ -1,20 +1,10 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
+import { ConfigError } from '../../core/kit/config-error';
 import { ModelRetry } from '../../core/errors/errors';
 
-/** A {@link shell} option is invalid; `option` names it. Thrown at construction. */
-export class ShellConfigError extends GolemError {
-  /** The offending option, e.g. `dir` or `allow`. */
-  readonly option: string;
-
-  constructor(option: string, message: string) {
-    super('ShellConfigError', `shell: ${message}`);
-    this.option = option;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is ShellConfigError {
-    return hasKind(value, 'ShellConfigError');
-  }
+/** A {@link shell} option is invalid: a {@link ConfigError} of component `shell`; `option` names it. */
+export function shellConfigError(option: string, message: string): ConfigError {
+  return new ConfigError(`shell: ${message}`, { component: 'shell', option });
 }
 
 const DENIED_BRAND = Symbol.for('golem.tools.shell.CommandDeniedError');
@@ -65,9 +55,7 @@ export class CommandTimeoutError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is CommandTimeoutError {
-    return hasKind(value, 'CommandTimeoutError');
-  }
+  static readonly is = brandGuard<CommandTimeoutError>('CommandTimeoutError');
 }
 
 /** The program could not be started for a reason other than a missing command (permissions, limits). */
@@ -81,7 +69,5 @@ export class CommandStartError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is CommandStartError {
-    return hasKind(value, 'CommandStartError');
-  }
+  static readonly is = brandGuard<CommandStartError>('CommandStartError');
 }

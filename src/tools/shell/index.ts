@@ -4,9 +4,3 @@ export { DEFAULT_TIMEOUT, DEFAULT_MAX_BYTES } from './options';
 export { shell, RUN_COMMAND_TOOL } from './shell';
 export { INHERITED_ENV } from './environment';
 export { MAX_COMMAND_LENGTH, MAX_SEGMENTS, MAX_WORDS } from './policy';
-export {
-  ShellConfigError,
-  CommandDeniedError,
-  CommandTimeoutError,
-  CommandStartError,
-} from './errors';

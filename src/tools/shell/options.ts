@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { showValue } from '../../core/kit/error-base';
 import { isArrayValue, isRecord } from '../../core/kit/guards';
-import { ShellConfigError } from './errors';
+import { shellConfigError } from './errors';
 import { commandNameProblem } from './policy';
 
 /** Default timeout: 60 s. */
@@ -46,7 +46,7 @@ const KNOWN = ['mode', 'allow', 'dir', 'env', 'timeout', 'maxBytes'];
 function number(option: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > max) {
-    throw new ShellConfigError(
+    throw shellConfigError(
       option,
       `\`${option}\` must be an integer from 0 (the default) to ${max}, got ${showValue(value)}`,
     );
@@ -57,29 +57,29 @@ function number(option: string, value: unknown, fallback: number, max: number): 
 function resolveDir(dir: unknown): string {
   if (dir === undefined) return realpathSync(process.cwd());
   if (typeof dir !== 'string' || dir === '') {
-    throw new ShellConfigError('dir', `\`dir\` must be a directory path, got ${showValue(dir)}`);
+    throw shellConfigError('dir', `\`dir\` must be a directory path, got ${showValue(dir)}`);
   }
   let real: string;
   try {
     real = realpathSync(dir);
   } catch (cause) {
-    throw new ShellConfigError(
+    throw shellConfigError(
       'dir',
       `\`dir\` ${JSON.stringify(dir)} does not exist (${(cause as Error).message})`,
     );
   }
   if (!statSync(real).isDirectory()) {
-    throw new ShellConfigError('dir', `\`dir\` ${JSON.stringify(dir)} is not a directory`);
+    throw shellConfigError('dir', `\`dir\` ${JSON.stringify(dir)} is not a directory`);
   }
   return real;
 }
 
 function envEntry(name: string, value: unknown): [string, string] {
   if (name === '' || name.includes('=') || name.includes('\0')) {
-    throw new ShellConfigError('env', `\`env\` name ${JSON.stringify(name)} is not a valid name`);
+    throw shellConfigError('env', `\`env\` name ${JSON.stringify(name)} is not a valid name`);
   }
   if (typeof value !== 'string' || value.includes('\0')) {
-    throw new ShellConfigError(
+    throw shellConfigError(
       'env',
       `\`env\` value of ${name} must be a string without NUL, got ${showValue(value)}`,
     );
@@ -94,7 +94,7 @@ function resolveEnv(env: unknown): Record<string, string> {
       env.map((entry) => {
         const at = typeof entry === 'string' ? entry.indexOf('=') : -1;
         if (typeof entry !== 'string' || at <= 0) {
-          throw new ShellConfigError(
+          throw shellConfigError(
             'env',
             `\`env\` entries must look like "NAME=value", got ${showValue(entry)}`,
           );
@@ -104,7 +104,7 @@ function resolveEnv(env: unknown): Record<string, string> {
     );
   }
   if (!isRecord(env)) {
-    throw new ShellConfigError(
+    throw shellConfigError(
       'env',
       `\`env\` must be an object of strings or an array of "NAME=value", got ${showValue(env)}`,
     );
@@ -115,7 +115,7 @@ function resolveEnv(env: unknown): Record<string, string> {
 function resolveAllow(allow: unknown, mode: 'argv' | 'shell'): ReadonlySet<string> | undefined {
   if (allow === undefined) {
     if (mode === 'shell') {
-      throw new ShellConfigError(
+      throw shellConfigError(
         'allow',
         "mode 'shell' needs `allow`: the command names every chained command must be one of",
       );
@@ -123,7 +123,7 @@ function resolveAllow(allow: unknown, mode: 'argv' | 'shell'): ReadonlySet<strin
     return undefined;
   }
   if (!isArrayValue(allow) || allow.length === 0) {
-    throw new ShellConfigError(
+    throw shellConfigError(
       'allow',
       `\`allow\` must be a non-empty array of command names, got ${showValue(allow)}`,
     );
@@ -132,7 +132,7 @@ function resolveAllow(allow: unknown, mode: 'argv' | 'shell'): ReadonlySet<strin
     const problem =
       typeof name === 'string' ? commandNameProblem(name, undefined) : 'it is not a string';
     if (problem !== undefined) {
-      throw new ShellConfigError(
+      throw shellConfigError(
         'allow',
         `\`allow\` entry ${showValue(name)} is not a plain command name: ${problem}`,
       );
@@ -141,26 +141,23 @@ function resolveAllow(allow: unknown, mode: 'argv' | 'shell'): ReadonlySet<strin
   return new Set(allow as readonly string[]);
 }
 
-/** Validates {@link ShellOptions}; throws {@link ShellConfigError} naming the option. */
+/** Validates {@link ShellOptions}; throws a `shell` `ConfigError` naming the option. */
 export function resolveOptions(options: unknown): ResolvedShellOptions {
   if (options === undefined) options = {};
   if (!isRecord(options)) {
-    throw new ShellConfigError('options', `pass an options object, got ${showValue(options)}`);
+    throw shellConfigError('options', `pass an options object, got ${showValue(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!KNOWN.includes(key)) {
-      throw new ShellConfigError(key, `unknown option \`${key}\`; known: ${KNOWN.join(', ')}`);
+      throw shellConfigError(key, `unknown option \`${key}\`; known: ${KNOWN.join(', ')}`);
     }
   }
   const mode = options.mode ?? 'argv';
   if (mode !== 'argv' && mode !== 'shell') {
-    throw new ShellConfigError(
-      'mode',
-      `\`mode\` must be 'argv' or 'shell', got ${showValue(mode)}`,
-    );
+    throw shellConfigError('mode', `\`mode\` must be 'argv' or 'shell', got ${showValue(mode)}`);
   }
   if (mode === 'shell' && process.platform === 'win32') {
-    throw new ShellConfigError('mode', "mode 'shell' needs a POSIX /bin/sh");
+    throw shellConfigError('mode', "mode 'shell' needs a POSIX /bin/sh");
   }
   return {
     mode,

@@ -84,7 +84,7 @@ function startError(display: string, file: string, error: Error): Error {
  * `/bin/sh` after checking every command name against `allow`. Either way the child runs in its
  * own process group with an allow-listed environment in the configured directory; stdout and
  * stderr return together, capped; the timeout (default 60 s) and cancellation kill the whole
- * group. Throws {@link ShellConfigError} for invalid options.
+ * group. Throws a `shell` `ConfigError` for invalid options.
  */
 export function shell(options: ShellOptions = {}): Tool {
   const resolved = resolveOptions(options);

@@ -8,7 +8,7 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidSkillError, SkillsConfigError } from './errors';
+import { InvalidSkillError, skillsConfigError } from './errors';
 import {
   FRONT_MATTER_LIMIT,
   parseFrontMatter,
@@ -41,7 +41,7 @@ export interface SkillCatalog {
 
 /**
  * Scans the roots (one level: `<root>/<name>/SKILL.md`) and validates every skill's front matter.
- * Throws {@link InvalidSkillError} for any invalid skill and {@link SkillsConfigError} for bad
+ * Throws {@link InvalidSkillError} for any invalid skill and a `skills` `ConfigError` for bad
  * options or an empty catalog. Folders without `SKILL.md`, plain files and dot-entries are skipped.
  */
 export function loadSkillCatalog(options: SkillsOptions): SkillCatalog {
@@ -55,7 +55,7 @@ export function loadSkillCatalog(options: SkillsOptions): SkillCatalog {
     }
   }
   if (skills.size === 0) {
-    throw new SkillsConfigError(
+    throw skillsConfigError(
       resolved.roots.length === 1 ? 'root' : 'roots',
       `holds no skills: each skill is a folder <root>/<name>/${SKILL_FILE}`,
     );

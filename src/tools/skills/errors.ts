@@ -1,19 +1,15 @@
-import { GolemError, hasKind } from '../../core/kit/error-base';
+import { GolemError, brandGuard } from '../../core/kit/error-base';
+import { ConfigError } from '../../core/kit/config-error';
 
-/** A `skills`/`skillFile` option is invalid; thrown by the factory. `option` names the culprit. */
-export class SkillsConfigError extends GolemError {
-  /** The option at fault, e.g. `roots[1]` or `maxBytes`. */
-  readonly option: string;
-
-  constructor(option: string, message: string) {
-    super('SkillsConfigError', `skills: option \`${option}\` ${message}`);
-    this.option = option;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is SkillsConfigError {
-    return hasKind(value, 'SkillsConfigError');
-  }
+/**
+ * A `skills`/`skillFile` option is invalid: a {@link ConfigError} of component `skills`; `option`
+ * names it.
+ */
+export function skillsConfigError(option: string, message: string): ConfigError {
+  return new ConfigError(`skills: option \`${option}\` ${message}`, {
+    component: 'skills',
+    option,
+  });
 }
 
 /**
@@ -35,9 +31,7 @@ export class InvalidSkillError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is InvalidSkillError {
-    return hasKind(value, 'InvalidSkillError');
-  }
+  static readonly is = brandGuard<InvalidSkillError>('InvalidSkillError');
 }
 
 /** A file inside a skill is not text (it contains NUL bytes); `skill_file` returns only text. */
@@ -56,7 +50,5 @@ export class UnsupportedSkillFileError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedSkillFileError {
-    return hasKind(value, 'UnsupportedSkillFileError');
-  }
+  static readonly is = brandGuard<UnsupportedSkillFileError>('UnsupportedSkillFileError');
 }

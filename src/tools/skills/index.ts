@@ -1,6 +1,6 @@
 /**
  * The agent-skills tools (`golem/tools/skills`): `skill` and `skill_file`. Needs the peer
- * dependency `yaml`; loading it without yaml throws a `MissingPeerError`.
+ * dependency `yaml`; loading it without yaml throws a `missing-peer` `ConfigError`.
  * @packageDocumentation
  */
 import './peers';
@@ -11,4 +11,3 @@ export { loadSkillCatalog, SKILL_FILE } from './catalog';
 export type { SkillMetadata } from './front-matter';
 export { skills, SKILL_TOOL } from './skill-tool';
 export { skillFile, SKILL_FILE_TOOL } from './skill-file-tool';
-export { SkillsConfigError, InvalidSkillError, UnsupportedSkillFileError } from './errors';

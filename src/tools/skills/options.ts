@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { isRecord } from '../../core/kit/guards';
 import { showValue } from '../../core/kit/error-base';
-import { SkillsConfigError } from './errors';
+import { skillsConfigError } from './errors';
 
 /** Default cap on a skill body or a skill file: 1 MiB. */
 export const DEFAULT_MAX_BYTES = 1_048_576;
@@ -29,22 +29,22 @@ export interface ResolvedSkillsOptions {
 /** Validates options and canonicalises the roots. Never consults the cwd, home or environment. */
 export function resolveSkillsOptions(options: unknown): ResolvedSkillsOptions {
   if (!isRecord(options)) {
-    throw new SkillsConfigError('roots', 'is required: pass { roots: [absolute paths] }');
+    throw skillsConfigError('roots', 'is required: pass { roots: [absolute paths] }');
   }
   const { roots, root, maxBytes } = options as SkillsOptions;
   if (roots !== undefined && root !== undefined) {
-    throw new SkillsConfigError('root', 'cannot be combined with `roots`; pass one of them');
+    throw skillsConfigError('root', 'cannot be combined with `roots`; pass one of them');
   }
   const given: { option: string; path: unknown }[] = [];
   if (root !== undefined) {
     given.push({ option: 'root', path: root });
   } else if (roots !== undefined) {
     if (!Array.isArray(roots) || roots.length === 0) {
-      throw new SkillsConfigError('roots', 'must be a non-empty array of absolute paths');
+      throw skillsConfigError('roots', 'must be a non-empty array of absolute paths');
     }
     roots.forEach((path: unknown, i) => given.push({ option: `roots[${i}]`, path }));
   } else {
-    throw new SkillsConfigError('roots', 'is required: pass { roots: [absolute paths] }');
+    throw skillsConfigError('roots', 'is required: pass { roots: [absolute paths] }');
   }
   return {
     roots: given.map(({ option, path }) => canonicalRoot(option, path)),
@@ -54,10 +54,10 @@ export function resolveSkillsOptions(options: unknown): ResolvedSkillsOptions {
 
 function canonicalRoot(option: string, path: unknown): string {
   if (typeof path !== 'string' || path === '' || path.includes('\0')) {
-    throw new SkillsConfigError(option, `must be an absolute path, got ${showValue(path)}`);
+    throw skillsConfigError(option, `must be an absolute path, got ${showValue(path)}`);
   }
   if (!isAbsolute(path)) {
-    throw new SkillsConfigError(
+    throw skillsConfigError(
       option,
       `must be an absolute path (relative paths and "~" are not resolved), got ${JSON.stringify(path)}`,
     );
@@ -66,10 +66,10 @@ function canonicalRoot(option: string, path: unknown): string {
   try {
     real = realpathSync(path);
   } catch {
-    throw new SkillsConfigError(option, `${JSON.stringify(path)} does not exist`);
+    throw skillsConfigError(option, `${JSON.stringify(path)} does not exist`);
   }
   if (!statSync(real).isDirectory()) {
-    throw new SkillsConfigError(option, `${JSON.stringify(path)} is not a directory`);
+    throw skillsConfigError(option, `${JSON.stringify(path)} is not a directory`);
   }
   return real;
 }
@@ -77,7 +77,7 @@ function canonicalRoot(option: string, path: unknown): string {
 function resolveMaxBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_BYTES;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new SkillsConfigError(
+    throw skillsConfigError(
       'maxBytes',
       `must be a non-negative integer (0 = 1 MiB), got ${showValue(value)}`,
     );

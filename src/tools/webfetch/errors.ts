@@ -1,19 +1,12 @@
-import { GolemError, describeError, hasKind } from '../../core/kit/error-base';
+import { GolemError, describeError, brandGuard } from '../../core/kit/error-base';
+import { ConfigError } from '../../core/kit/config-error';
 
-/** A `webFetch` option is invalid; thrown by the factory. `option` names the culprit. */
-export class WebFetchConfigError extends GolemError {
-  /** The option at fault, e.g. `maxBytes`. */
-  readonly option: string;
-
-  constructor(option: string, message: string) {
-    super('WebFetchConfigError', `webFetch: option \`${option}\` ${message}`);
-    this.option = option;
-  }
-
-  /** Brand check that works across package copies. */
-  static is(value: unknown): value is WebFetchConfigError {
-    return hasKind(value, 'WebFetchConfigError');
-  }
+/** A `webFetch` option is invalid: a {@link ConfigError} of component `webfetch`; `option` names it. */
+export function webFetchConfigError(option: string, message: string): ConfigError {
+  return new ConfigError(`webFetch: option \`${option}\` ${message}`, {
+    component: 'webfetch',
+    option,
+  });
 }
 
 /** The server answered with a status outside 2xx (after redirects). The body is not read. */
@@ -32,9 +25,7 @@ export class StatusError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is StatusError {
-    return hasKind(value, 'StatusError');
-  }
+  static readonly is = brandGuard<StatusError>('StatusError');
 }
 
 /** The response's media type is not text the tool returns; `contentType` is `""` when missing. */
@@ -53,9 +44,7 @@ export class UnsupportedContentTypeError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedContentTypeError {
-    return hasKind(value, 'UnsupportedContentTypeError');
-  }
+  static readonly is = brandGuard<UnsupportedContentTypeError>('UnsupportedContentTypeError');
 }
 
 /** The response used a `Content-Encoding` the tool does not decode (only gzip, deflate, br). */
@@ -73,9 +62,9 @@ export class UnsupportedContentEncodingError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is UnsupportedContentEncodingError {
-    return hasKind(value, 'UnsupportedContentEncodingError');
-  }
+  static readonly is = brandGuard<UnsupportedContentEncodingError>(
+    'UnsupportedContentEncodingError',
+  );
 }
 
 /**
@@ -108,9 +97,7 @@ export class BlockedDestinationError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is BlockedDestinationError {
-    return hasKind(value, 'BlockedDestinationError');
-  }
+  static readonly is = brandGuard<BlockedDestinationError>('BlockedDestinationError');
 }
 
 /** The redirect chain was longer than `maxRedirects`. */
@@ -128,9 +115,7 @@ export class TooManyRedirectsError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is TooManyRedirectsError {
-    return hasKind(value, 'TooManyRedirectsError');
-  }
+  static readonly is = brandGuard<TooManyRedirectsError>('TooManyRedirectsError');
 }
 
 /** A transport failure (DNS, connection, TLS, malformed response); `cause` holds the original. */
@@ -143,9 +128,7 @@ export class WebFetchError extends GolemError {
   }
 
   /** Brand check that works across package copies. */
-  static is(value: unknown): value is WebFetchError {
-    return hasKind(value, 'WebFetchError');
-  }
+  static readonly is = brandGuard<WebFetchError>('WebFetchError');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `golem/tools/webfetch`: the `web_fetch` common tool — fetch a URL as agent-readable text, with
  * SSRF protection on by default. Needs the peer dependency `html-to-text`; loading it without
- * html-to-text throws a `MissingPeerError`.
+ * html-to-text throws a `missing-peer` `ConfigError`.
  * @packageDocumentation
  */
 import './peers';
@@ -9,12 +9,3 @@ export { webFetch, truncationMarker, WEB_FETCH_TOOL_NAME } from './web-fetch';
 export type { WebFetchOptions, WebFetchLookup, LookupAddress } from './options';
 export { DEFAULT_MAX_BYTES } from './options';
 export { blockedAddressReason } from './blocked-ranges';
-export {
-  WebFetchConfigError,
-  StatusError,
-  UnsupportedContentTypeError,
-  UnsupportedContentEncodingError,
-  BlockedDestinationError,
-  TooManyRedirectsError,
-  WebFetchError,
-} from './errors';

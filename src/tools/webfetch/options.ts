@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import { showValue } from '../../core/kit/error-base';
-import { WebFetchConfigError } from './errors';
+import { webFetchConfigError } from './errors';
 import { canonicalHost } from './host-names';
 
 /** One resolved address, as `dns.promises.lookup(host, { all: true })` returns them. */
@@ -93,20 +93,20 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // eslint-disable-next-line no-control-regex -- the point is to refuse control characters
 const UNSAFE_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-/** Validates `options` and applies the defaults; throws {@link WebFetchConfigError}. */
+/** Validates `options` and applies the defaults; throws a `webfetch` `ConfigError`. */
 export function resolveOptions(options: WebFetchOptions | undefined): WebFetchConfig {
   if (options === undefined) options = {};
-  if (!isRecord(options)) throw new WebFetchConfigError('options', 'must be an object');
+  if (!isRecord(options)) throw webFetchConfigError('options', 'must be an object');
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new WebFetchConfigError(key, 'is not a webFetch option');
+    if (!KNOWN.has(key)) throw webFetchConfigError(key, 'is not a webFetch option');
   }
   const o = options;
   const userAgent = optionalString(o.userAgent, 'userAgent');
   if (userAgent !== undefined && UNSAFE_VALUE.test(userAgent)) {
-    throw new WebFetchConfigError('userAgent', 'must not contain control characters');
+    throw webFetchConfigError('userAgent', 'must not contain control characters');
   }
   if (o.lookup !== undefined && typeof o.lookup !== 'function') {
-    throw new WebFetchConfigError('lookup', `must be a function, got ${showValue(o.lookup)}`);
+    throw webFetchConfigError('lookup', `must be a function, got ${showValue(o.lookup)}`);
   }
   const maxBytes = count(o.maxBytes, 'maxBytes', 0);
   return {
@@ -129,7 +129,7 @@ export function resolveOptions(options: WebFetchOptions | undefined): WebFetchCo
 function duration(value: unknown, option: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new WebFetchConfigError(
+    throw webFetchConfigError(
       option,
       `must be a non-negative number of milliseconds, got ${showValue(value)}`,
     );
@@ -140,10 +140,7 @@ function duration(value: unknown, option: string, fallback: number): number {
 function count(value: unknown, option: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new WebFetchConfigError(
-      option,
-      `must be a non-negative integer, got ${showValue(value)}`,
-    );
+    throw webFetchConfigError(option, `must be a non-negative integer, got ${showValue(value)}`);
   }
   return value;
 }
@@ -151,35 +148,32 @@ function count(value: unknown, option: string, fallback: number): number {
 function flag(value: unknown, option: string): boolean {
   if (value === undefined) return false;
   if (typeof value !== 'boolean') {
-    throw new WebFetchConfigError(option, `must be true or false, got ${showValue(value)}`);
+    throw webFetchConfigError(option, `must be true or false, got ${showValue(value)}`);
   }
   return value;
 }
 
 function optionalString(value: unknown, option: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
-  throw new WebFetchConfigError(option, `must be a string, got ${showValue(value)}`);
+  throw webFetchConfigError(option, `must be a string, got ${showValue(value)}`);
 }
 
 function headerRecord(value: unknown): Record<string, string> {
   if (value === undefined) return {};
-  if (!isRecord(value)) throw new WebFetchConfigError('headers', 'must be an object of strings');
+  if (!isRecord(value)) throw webFetchConfigError('headers', 'must be an object of strings');
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
     if (!TOKEN.test(name)) {
-      throw new WebFetchConfigError('headers', `has an invalid header name ${showValue(name)}`);
+      throw webFetchConfigError('headers', `has an invalid header name ${showValue(name)}`);
     }
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
-      throw new WebFetchConfigError(
+      throw webFetchConfigError(
         'headers',
         `must not set "${name}"${name.toLowerCase() === 'user-agent' ? '; use the userAgent option' : '; the tool manages it'}`,
       );
     }
     if (typeof v !== 'string' || UNSAFE_VALUE.test(v)) {
-      throw new WebFetchConfigError(
-        'headers',
-        `"${name}" must be a string without control characters`,
-      );
+      throw webFetchConfigError('headers', `"${name}" must be a string without control characters`);
     }
     out[name.toLowerCase()] = v;
   }
@@ -189,21 +183,21 @@ function headerRecord(value: unknown): Record<string, string> {
 function hostPatterns(value: unknown): HostPattern[] {
   const patterns = hostList(value, 'allowedHosts', true);
   if (patterns.length === 0) {
-    throw new WebFetchConfigError('allowedHosts', 'is empty; omit it to allow every public host');
+    throw webFetchConfigError('allowedHosts', 'is empty; omit it to allow every public host');
   }
   return patterns;
 }
 
 function hostList(value: unknown, option: string, wildcards: boolean): HostPattern[] {
-  if (!Array.isArray(value)) throw new WebFetchConfigError(option, 'must be an array of hosts');
+  if (!Array.isArray(value)) throw webFetchConfigError(option, 'must be an array of hosts');
   return (value as unknown[]).map((entry) => {
     if (typeof entry !== 'string' || entry === '') {
-      throw new WebFetchConfigError(option, `has an invalid host ${showValue(entry)}`);
+      throw webFetchConfigError(option, `has an invalid host ${showValue(entry)}`);
     }
     const wildcard = wildcards && entry.startsWith('*.');
     const host = canonicalHost(wildcard ? entry.slice(2) : entry);
     if (host === undefined || host.includes('*')) {
-      throw new WebFetchConfigError(
+      throw webFetchConfigError(
         option,
         `has an invalid host ${showValue(entry)}; use a host name${wildcards ? ' or "*.domain"' : ''} or an IP address`,
       );

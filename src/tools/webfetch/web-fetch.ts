@@ -85,7 +85,8 @@ function convertHtml(toText: (html: string) => string, html: string, url: string
  * types are refused. SSRF protection is on: every hop (redirects included, at most
  * `maxRedirects`) is checked, every resolved address must be public, and the connection is pinned
  * to the checked address. Loopback and private addresses are reachable only through
- * `allowPrivateNetwork` or `allowPrivateHosts`. Throws {@link WebFetchConfigError} for bad options.
+ * `allowPrivateNetwork` or `allowPrivateHosts`. Throws a `webfetch` `ConfigError` for bad
+ * options.
  *
  * Errors: argument mistakes → `ModelRetry`; `StatusError`, `UnsupportedContentTypeError`,
  * `UnsupportedContentEncodingError`, `BlockedDestinationError`, `TooManyRedirectsError`,
