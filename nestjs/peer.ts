@@ -10,8 +10,7 @@ export const NEST_PEERS: readonly string[] = Object.freeze([
 /** Loads one module by name (a `require`); inject one to test a missing install. */
 export type PeerLoader = (id: string) => unknown;
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peers: checked before
-// the rest of golem/nestjs loads them
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peers: checked before the rest of golem/nestjs loads them
 const requirePeer: PeerLoader = (id) => require(id) as unknown;
 
 function isMissing(error: unknown, id: string): boolean {

@@ -15,8 +15,7 @@ import { nestError } from './errors';
  * `@RunOwner()` then answers 401.
  */
 export type RunOwnerOf = (
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's request type is
-  // the app's
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's request type is the app's
   request: any,
 ) => string | null | undefined | Promise<string | null | undefined>;
 

@@ -18,8 +18,7 @@ export interface GenaiPricesModule {
 export type GenaiPricesLoader = () => GenaiPricesModule;
 
 const requireGenaiPrices: GenaiPricesLoader = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded when a
-  // table is built
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded when a table is built
   require('@pydantic/genai-prices') as GenaiPricesModule;
 
 /** golem provider ids → the dataset's provider ids (others are matched by model id alone). */

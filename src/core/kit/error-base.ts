@@ -48,8 +48,7 @@ export function hasKind(value: unknown, kind: string): value is GolemError {
  * The brand check of an error class: `static readonly is = brandGuard<RunError>('RunError')`.
  * The guard is true for a Golem error of `kind` from any copy of the package; it never throws.
  */
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the class names the
-// type its guard narrows to
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the class names the type its guard narrows to
 export function brandGuard<T extends GolemError>(kind: string): (value: unknown) => value is T {
   return (value: unknown): value is T => brandOf(value) === kind;
 }

@@ -21,8 +21,7 @@ export type BedrockSdkLoader = () => BedrockSdk;
 
 /** The default loader: a lazy `require`, so golem loads without the optional peer installed. */
 export const requireBedrockSdk: BedrockSdkLoader = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency,
-  // loaded only when a Bedrock model is built
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a Bedrock model is built
   require('@aws-sdk/client-bedrock-runtime') as BedrockSdk;
 
 /**
