@@ -8,9 +8,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, RunError, findError, isDeadlineExceeded } from 'golem';
+import { Agent, RunError, findError, hasKind, isDeadlineExceeded } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { CommandTimeoutError, shell } from 'golem/tools/shell';
+import { shell } from 'golem/tools/shell';
 
 type Log = (line: string) => void;
 
@@ -93,7 +93,7 @@ async function timeout(log: Log, dir: string): Promise<void> {
     if (!RunError.is(error)) throw error;
     log(`stage: ${error.stage}`);
     log(`isDeadlineExceeded: ${isDeadlineExceeded(error)}`);
-    log(`message: ${findError(error, CommandTimeoutError.is)?.message ?? '?'}`);
+    log(`message: ${findError(error, (e) => hasKind(e, 'CommandTimeoutError'))?.message ?? '?'}`);
   }
 }
 

@@ -8,11 +8,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool, hasKind, isRecord } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { gemini } from 'golem/providers/gemini';
 import { openai } from 'golem/providers/openai';
-import { ReplayMismatchError, recordingFetch, replayFetch } from 'golem/testing';
+import { recordingFetch, replayFetch } from 'golem/testing';
 
 const FIXTURES = join(__dirname, 'fixtures');
 
@@ -92,9 +92,10 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   try {
     strict.assertDone();
   } catch (error) {
-    if (!ReplayMismatchError.is(error)) throw error;
-    log(`changed prompt: ReplayMismatchError at ${error.path}`);
-    log(`  recorded ${error.recorded}, received ${error.received}`);
+    if (!hasKind(error, 'ReplayMismatchError')) throw error;
+    const { path, recorded, received } = error as typeof error & Record<string, unknown>;
+    log(`changed prompt: ReplayMismatchError at ${String(path)}`);
+    log(`  recorded ${String(recorded)}, received ${String(received)}`);
   }
 
   await recordIfKeyed(log);

@@ -5,9 +5,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, RunError, findError } from 'golem';
+import { Agent, RunError, findError, hasKind } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { BlockedDestinationError, webFetch } from 'golem/tools/webfetch';
+import { webFetch } from 'golem/tools/webfetch';
 
 const PAGE = `<!DOCTYPE html>
 <html>
@@ -58,7 +58,9 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     } catch (error) {
       if (!RunError.is(error)) throw error;
       log(`run failed at the ${error.stage} stage`);
-      log(`blocked: ${findError(error, BlockedDestinationError.is)?.message ?? '?'}`);
+      log(
+        `blocked: ${findError(error, (e) => hasKind(e, 'BlockedDestinationError'))?.message ?? '?'}`,
+      );
     }
   } finally {
     await new Promise<void>((resolve) =>

@@ -2,21 +2,16 @@
  * Constructor injection without decorator metadata, as tsx, esbuild and Vite ≤ 7 compile agent
  * classes (decorators applied by hand here, so no `design:paramtypes` is recorded): an agent
  * whose every constructor parameter has `@inject(Token)` resolves; a parameter without one is a
- * `missing-metadata` ContainerError naming the class, the parameter and the fix — not Inversify's
- * raw "missing metadata" text. (test/toolchains runs the real toolchains.)
+ * `missing-metadata` container ConfigError naming the class, the parameter and the fix — not
+ * Inversify's raw "missing metadata" text. (test/toolchains runs the real toolchains.)
  */
 import { Container, ContainerModule, inject, injectable, type Newable } from 'inversify';
 import { Agent } from 'golem/decorators';
 import { TestModel } from 'golem/testing';
-import {
-  bindAgent,
-  ContainerError,
-  createGolemContainer,
-  resolveAgent,
-  type AgentClass,
-} from 'golem/container';
+import { bindAgent, createGolemContainer, resolveAgent, type AgentClass } from 'golem/container';
 import { CLOCK, fixedClock, WeatherService, type Clock } from './fixtures/weather';
 import { servicesModule } from './fixtures/setup';
+import { ConfigError } from 'golem';
 
 /** A parameter decorator applied by hand, as esbuild-style toolchains do (no metadata). */
 type ParameterDecorator = (target: object, key: undefined, index: number) => void;
@@ -36,14 +31,14 @@ function bareAgent(tokens: readonly (symbol | (new () => object) | undefined)[])
   return BareAgent;
 }
 
-function thrown(fn: () => unknown): ContainerError {
+function thrown(fn: () => unknown): ConfigError {
   try {
     fn();
   } catch (error) {
-    if (ContainerError.is(error)) return error;
+    if (ConfigError.is(error, 'container')) return error;
     throw error;
   }
-  throw new Error('expected a ContainerError');
+  throw new Error('expected a container ConfigError');
 }
 
 const container = (agent: AgentClass, autobind = false): Container =>

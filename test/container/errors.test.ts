@@ -1,15 +1,13 @@
 /**
- * Container errors are typed (`ContainerError`, brand-checked, with a `reason`) and their
+ * Container errors are typed (`container` `ConfigError`, brand-checked, with a `reason`) and their
  * messages name the culprit and the fix.
  */
 import { Container } from 'inversify';
-import { AgentDefinitionError } from 'golem/decorators';
-import { ModelResolutionError } from 'golem/providers/resolve';
+
 import { TestModel } from 'golem/testing';
 import {
   agentOf,
   bindAgent,
-  ContainerError,
   createGolemContainer,
   golemModule,
   resolveAgent,
@@ -17,16 +15,17 @@ import {
 } from 'golem/container';
 import { FastAgent, PlainClass, WeatherAgent } from './fixtures/weather';
 import { servicesModule } from './fixtures/setup';
+import { ConfigError } from 'golem';
 
 /** The error `fn` throws (failing the test when it throws nothing). */
-function thrown(fn: () => unknown): ContainerError {
+function thrown(fn: () => unknown): ConfigError {
   try {
     fn();
   } catch (error) {
-    expect(ContainerError.is(error)).toBe(true);
-    return error as ContainerError;
+    expect(ConfigError.is(error, 'container')).toBe(true);
+    return error as ConfigError;
   }
-  throw new Error('expected a ContainerError');
+  throw new Error('expected a container ConfigError');
 }
 
 const notAnAgent =
@@ -48,7 +47,7 @@ describe('a class without @Agent', () => {
     expect(error.reason).toBe('not-an-agent');
     expect(error.agent).toBe('PlainClass');
     expect(error.message).toBe(notAnAgent);
-    expect(AgentDefinitionError.is(error.cause)).toBe(true);
+    expect(ConfigError.is(error.cause, 'decorators')).toBe(true);
   });
 
   test('an undefined class (a circular import) says so', () => {
@@ -112,7 +111,7 @@ test('a model string without its key is model-failed, naming the agent and the v
   expect(error.message).toMatch(
     /^WeatherAgent: the model "default" \("openai:gpt-4o-mini"\) cannot be built: .*set OPENAI_API_KEY/,
   );
-  expect(ModelResolutionError.is(error.cause)).toBe(true);
+  expect(ConfigError.is(error.cause, 'resolve')).toBe(true);
 });
 
 test('an invalid agent scope is invalid-options', () => {

@@ -6,7 +6,6 @@ import { Container, ContainerModule } from 'inversify';
 import type { Model } from 'golem';
 import { ScriptedModel, TestModel, textResponse } from 'golem/testing';
 import {
-  ContainerError,
   bindModel,
   createGolemContainer,
   golemModule,
@@ -17,6 +16,7 @@ import {
 } from 'golem/container';
 import { Agent } from 'golem/decorators';
 import { FastAgent } from './fixtures/weather';
+import { ConfigError } from 'golem';
 
 @Agent({ model: 'test:label' })
 class LabelAgent {}
@@ -167,15 +167,15 @@ describe('invalid module options', () => {
       () => golemModule({ models: { '': 'test' } }),
       /a model name must be a non-empty string/,
     ],
-  ])('%s is an invalid-options ContainerError', (_name, make, message) => {
+  ])('%s is an invalid-options container ConfigError', (_name, make, message) => {
     let caught: unknown;
     try {
       make();
     } catch (error) {
       caught = error;
     }
-    expect(ContainerError.is(caught)).toBe(true);
-    expect((caught as ContainerError).reason).toBe('invalid-options');
+    expect(ConfigError.is(caught, 'container')).toBe(true);
+    expect((caught as ConfigError).reason).toBe('invalid-options');
     expect((caught as Error).message).toMatch(message);
   });
 

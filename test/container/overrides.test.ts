@@ -3,15 +3,10 @@
  * snapshot/restore (inversify's, or `withModelOverrides`) puts the bindings back.
  */
 import { ScriptedModel, TestModel, textResponse, toolCallResponse } from 'golem/testing';
-import {
-  ContainerError,
-  modelToken,
-  overrideModel,
-  resolveAgent,
-  withModelOverrides,
-} from 'golem/container';
+import { modelToken, overrideModel, resolveAgent, withModelOverrides } from 'golem/container';
 import { WeatherAgent } from './fixtures/weather';
 import { weatherContainer } from './fixtures/setup';
+import { configErrorOf } from '../support/config-error';
 
 const ada = { deps: { name: 'Ada' } };
 
@@ -74,7 +69,7 @@ describe('overrideModel', () => {
     const model = new TestModel();
     const container = weatherContainer(model);
     expect(() => overrideModel(container, 'default', 42 as unknown as TestModel)).toThrow(
-      ContainerError,
+      configErrorOf('container'),
     );
     expect(container.get(modelToken('default'))).toBe(model);
   });

@@ -4,10 +4,11 @@
  * sends), resolved per job with its injected collaborators. Runs through a real queue are in the
  * services suite (test/services/queue/container.test.ts).
  */
-import { ContainerError, createGolemContainer, queueAgents } from 'golem/container';
+import { createGolemContainer, queueAgents } from 'golem/container';
 import { TestModel } from 'golem/testing';
 import { DepsAgent, ScopedAgent } from './fixtures/accounts';
 import { CLOCK, fixedClock, WeatherAgent, WeatherService } from './fixtures/weather';
+import { ConfigError } from 'golem';
 
 function container() {
   const c = createGolemContainer({
@@ -37,7 +38,7 @@ test('a class that is not bound fails when the registry is built, naming the fix
   } catch (error) {
     thrown = error;
   }
-  expect(ContainerError.is(thrown)).toBe(true);
-  expect((thrown as ContainerError).reason).toBe('unbound-agent');
+  expect(ConfigError.is(thrown, 'container')).toBe(true);
+  expect((thrown as ConfigError).reason).toBe('unbound-agent');
   expect((thrown as Error).message).toContain('ScopedAgent is not bound in this container');
 });

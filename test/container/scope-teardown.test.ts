@@ -5,11 +5,10 @@
  * service's hook runs even when an earlier one throws.
  */
 import { Container, injectable, preDestroy } from 'inversify';
-import { RunError } from 'golem';
+import { RunError, ConfigError } from 'golem';
 import { Agent, Tool } from 'golem/decorators';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import {
-  ContainerError,
   ScopeTeardownError,
   createGolemContainer,
   runInScope,
@@ -173,8 +172,9 @@ describe('the run completed and the teardown failed', () => {
       }),
     );
     expect(ScopeTeardownError.is(error)).toBe(true);
-    expect(ContainerError.is(error)).toBe(true);
+    expect(ConfigError.is(error)).toBe(false);
     const teardown = error as ScopeTeardownError;
+    expect([teardown.kind, teardown.reason]).toEqual(['ScopeTeardownError', 'teardown-failed']);
     expect(reported).toEqual([teardown]);
     expect(teardown.completed).toBe(true);
     expect((teardown.result as { output: string }).output).toBe('booked');

@@ -5,8 +5,9 @@
  */
 import { IsInt, Max, Min } from 'class-validator';
 import { ModelRetry, type ToolContext } from 'golem';
-import { Agent, AgentDefinitionError, Describe, Tool, classTools } from 'golem/decorators';
+import { Agent, Describe, Tool, classTools } from 'golem/decorators';
 import { connectMcp, createMcpServer, serveMcpHttp } from 'golem/mcp';
+import { configErrorOf } from '../support/config-error';
 
 class DiceArgs {
   @Describe('Number of sides') @IsInt() @Min(2) @Max(100) sides!: number;
@@ -46,7 +47,7 @@ test('the @Tool methods become tools bound to the instance, with DTO schemas and
 });
 
 test('a class instead of an instance is a definition error', () => {
-  expect(() => classTools(Dice as never)).toThrow(AgentDefinitionError);
+  expect(() => classTools(Dice as never)).toThrow(configErrorOf('decorators'));
 });
 
 test('served over MCP without the schema check: the DTO validation still answers isError', async () => {

@@ -13,10 +13,9 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { GolemError, findError, type RunContext } from 'golem';
+import { GolemError, findError, type RunContext, ConfigError } from 'golem';
 import {
   Agent,
-  AgentDefinitionError,
   Instructions,
   Output,
   Tool,
@@ -26,6 +25,7 @@ import {
 } from 'golem/decorators';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { definitionError, kindOf, loose } from './fixtures/definition-helpers';
+import { configErrorGuard } from '../support/config-error';
 
 class Query {
   @IsString() q!: string;
@@ -43,7 +43,7 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
       }
     }
     const error = definitionError(() => compileAgentClass(UsesBare));
-    expect(error.kind).toBe('invalid-dto');
+    expect(error.reason).toBe('invalid-dto');
     expect(error.message).toBe(
       'Bare: the class has no class-validator decorators, so every value would be rejected (in the arguments of UsesBare.search); decorate each property (e.g. @IsString(), @IsInt(), @Allow())',
     );
@@ -55,8 +55,8 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
       limit = 10;
     }
     const error = definitionError(() => dtoSchema(HalfDecorated));
-    expect({ kind: error.kind, member: error.member }).toEqual({
-      kind: 'invalid-dto',
+    expect({ reason: error.reason, member: error.member }).toEqual({
+      reason: 'invalid-dto',
       member: 'limit',
     });
   });
@@ -85,8 +85,8 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
       @ValidateNested() inner!: Inner;
     }
     const error = definitionError(() => dtoSchema(Outer));
-    expect({ kind: error.kind, className: error.className, member: error.member }).toEqual({
-      kind: 'nested-without-type',
+    expect({ reason: error.reason, className: error.className, member: error.member }).toEqual({
+      reason: 'nested-without-type',
       className: 'Outer',
       member: 'inner',
     });
@@ -128,7 +128,7 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
       @ValidateNested() @Type(() => B) to!: object;
     }
     const error = definitionError(() => dtoSchema(Segment));
-    expect(error.kind).toBe('schema-name-collision');
+    expect(error.reason).toBe('schema-name-collision');
     expect(error.message).toContain('two different DTO classes are named "Point"');
   });
 
@@ -154,7 +154,7 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
     loose(Output(dto as unknown as new () => object))(Broken);
     loose(Agent())(Broken);
     const error = definitionError(() => compileAgentClass(Broken));
-    expect(error.kind).toBe('invalid-output');
+    expect(error.reason).toBe('invalid-output');
     expect(error.className).toBe('Broken');
   });
 
@@ -210,8 +210,8 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
         () => undefined,
         (error: unknown) => error,
       );
-    const cause = findError(failure, AgentDefinitionError.is);
-    expect(cause?.kind).toBe('instructions-not-string');
+    const cause = findError(failure, configErrorGuard('decorators'));
+    expect(cause?.reason).toBe('instructions-not-string');
     expect(cause?.message).toBe(
       'Counting.count: the instructions method returned number, not a string; return the instructions text (or "" for none)',
     );
@@ -230,7 +230,7 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
     @Agent({ maxIterations: 0 })
     class Zero {}
     const error = definitionError(() => compileAgentClass(Zero));
-    expect(error.kind).toBe('invalid-option');
+    expect(error.reason).toBe('invalid-option');
     expect(GolemError.isGolemError(error.cause)).toBe(true);
   });
 
@@ -252,8 +252,8 @@ describe('ADV-16 definition errors on DTOs, output, instructions and options', (
       }
     }
     const error = definitionError(() => compileAgentClass(Negative));
-    expect({ kind: error.kind, member: error.member }).toEqual({
-      kind: 'invalid-option',
+    expect({ reason: error.reason, member: error.member }).toEqual({
+      reason: 'invalid-option',
       member: 'search',
     });
   });
@@ -299,25 +299,29 @@ describe('ADV-16 building is idempotent', () => {
 });
 
 describe('ADV-16 identity across package copies', () => {
-  test('ADV-16 AgentDefinitionError.is recognises an error from another copy of the package', () => {
-    let Copy: typeof AgentDefinitionError | undefined;
+  test('ADV-16 ConfigError.is recognises a decorators error from another copy of the package', () => {
+    let Copy: typeof ConfigError | undefined;
     jest.isolateModules(() => {
       // A second, independent instance of the module, as a duplicate node_modules copy would be.
-      ({ AgentDefinitionError: Copy } =
-        jest.requireActual<typeof import('golem/decorators')>('golem/decorators'));
+      ({ ConfigError: Copy } = jest.requireActual<typeof import('golem')>('golem'));
     });
     if (Copy === undefined) throw new Error('module copy not loaded');
-    const foreign = new Copy('duplicate-tool', 'x', { className: 'X' });
-    expect(Copy).not.toBe(AgentDefinitionError);
-    expect(foreign instanceof AgentDefinitionError).toBe(false);
-    expect(AgentDefinitionError.is(foreign)).toBe(true);
+    const foreign = new Copy('x', {
+      component: 'decorators',
+      reason: 'duplicate-tool',
+      className: 'X',
+    });
+    expect(Copy).not.toBe(ConfigError);
+    expect(foreign instanceof ConfigError).toBe(false);
+    expect(ConfigError.is(foreign, 'decorators')).toBe(true);
+    expect(ConfigError.is(foreign, 'decorators', 'duplicate-tool')).toBe(true);
     expect(GolemError.isGolemError(foreign)).toBe(true);
-    expect(foreign.kind).toBe('duplicate-tool');
-    expect(foreign.name).toBe('AgentDefinitionError');
+    expect(foreign.reason).toBe('duplicate-tool');
+    expect(foreign.name).toBe('ConfigError');
   });
 
-  test('AgentDefinitionError.is rejects other errors', () => {
-    expect(AgentDefinitionError.is(new Error('x'))).toBe(false);
-    expect(AgentDefinitionError.is({ kind: 'duplicate-tool' })).toBe(false);
+  test('ConfigError.is with the decorators component rejects other errors', () => {
+    expect(ConfigError.is(new Error('x'), 'decorators')).toBe(false);
+    expect(ConfigError.is({ kind: 'duplicate-tool' }, 'decorators')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * ADV-16 (agents and tools): every declaration mistake on an agent class or a tool method is a
- * typed AgentDefinitionError naming the class and member, with the fix.
+ * typed decorators ConfigError naming the class and member, with the fix.
  */
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
@@ -24,7 +24,7 @@ describe('ADV-16 definition errors on agents and tools', () => {
   test('ADV-16 a class without @Agent is not-an-agent', () => {
     class Plain {}
     const error = definitionError(() => compileAgentClass(Plain));
-    expect(error.kind).toBe('not-an-agent');
+    expect(error.reason).toBe('not-an-agent');
     expect(error.message).toBe(
       "Plain: the class has no @Agent decorator; decorate it with @Agent({ model: 'default' }) (from golem/decorators)",
     );
@@ -36,7 +36,7 @@ describe('ADV-16 definition errors on agents and tools', () => {
     const error = definitionError(() =>
       agentFromClass(Decorated as unknown as object, { model: new ScriptedModel([]) }),
     );
-    expect(error.kind).toBe('not-an-agent');
+    expect(error.reason).toBe('not-an-agent');
     expect(error.hint).toBe('pass an instance: agentFromClass(new WeatherAgent(…), { model })');
   });
 
@@ -53,8 +53,8 @@ describe('ADV-16 definition errors on agents and tools', () => {
       }
     }
     const error = definitionError(() => compileAgentClass(Getter));
-    expect({ kind: error.kind, className: error.className, member: error.member }).toEqual({
-      kind: 'tool-on-accessor',
+    expect({ reason: error.reason, className: error.className, member: error.member }).toEqual({
+      reason: 'tool-on-accessor',
       className: 'Getter',
       member: 'value',
     });
@@ -70,7 +70,7 @@ describe('ADV-16 definition errors on agents and tools', () => {
       }
     }
     const error = definitionError(() => compileAgentClass(Symbolic));
-    expect(error.kind).toBe('tool-on-symbol');
+    expect(error.reason).toBe('tool-on-symbol');
     expect(error.member).toBe('[Symbol(search)]');
   });
 
@@ -149,7 +149,7 @@ describe('ADV-16 definition errors on agents and tools', () => {
     );
     loose(Agent())(Esbuilt);
     const error = definitionError(() => compileAgentClass(Esbuilt));
-    expect(error.kind).toBe('missing-metadata');
+    expect(error.reason).toBe('missing-metadata');
     expect(error.message).toContain('Esbuilt.search: cannot tell the argument type of this tool');
     expect(error.hint).toContain('@Tool({ args: TheArgsClass })');
     expect(error.hint).toContain('emitDecoratorMetadata');
@@ -225,7 +225,7 @@ describe('ADV-16 definition errors on agents and tools', () => {
       importType: ImportType,
     };
     const error = definitionError(() => compileAgentClass(classes[member]));
-    expect(error.kind).toBe('unreflectable-args');
+    expect(error.reason).toBe('unreflectable-args');
     expect(error.member).toBe(member);
   });
 
@@ -251,8 +251,8 @@ describe('ADV-16 definition errors on agents and tools', () => {
     }
     const instance = Object.assign(new Shadowed(), { search: 'oops' });
     const error = definitionError(() => agentFromClass(instance, { model: new ScriptedModel([]) }));
-    expect({ kind: error.kind, member: error.member }).toEqual({
-      kind: 'not-a-method',
+    expect({ reason: error.reason, member: error.member }).toEqual({
+      reason: 'not-a-method',
       member: 'search',
     });
   });

@@ -9,7 +9,6 @@ import { IsString, ValidateNested } from 'class-validator';
 import { ModelRetry } from 'golem';
 import {
   Agent,
-  AgentDefinitionError,
   Output,
   OUTPUT_TYPE,
   Tool,
@@ -33,6 +32,7 @@ import {
   Tags,
 } from './fixtures/shapes';
 import { TreeNode } from './fixtures/matrix';
+import { configErrorOf } from '../support/config-error';
 
 function reasonOf(run: () => unknown): string {
   try {
@@ -210,7 +210,7 @@ describe('declared arity and validators must agree', () => {
         return args.address.city;
       }
     }
-    expect(() => compileAgentClass(UsesIt)).toThrow(AgentDefinitionError);
+    expect(() => compileAgentClass(UsesIt)).toThrow(configErrorOf('decorators'));
     expect(() => compileAgentClass(UsesIt)).toThrow(
       'Confused.address: the property is declared as one Address but validated as an array',
     );

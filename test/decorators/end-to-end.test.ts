@@ -5,15 +5,7 @@
  */
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
-import {
-  AttemptsExhaustedError,
-  RunError,
-  TurnLimitError,
-  defineTool,
-  findError,
-  type RunContext,
-  type ToolContext,
-} from 'golem';
+import { RunError, defineTool, findError, type RunContext, type ToolContext } from 'golem';
 import {
   Agent,
   DEPS_TYPE,
@@ -29,6 +21,7 @@ import {
 } from 'golem/decorators';
 import { ScriptedModel, TestModel, textResponse, toolCallResponse } from 'golem/testing';
 
+import { AttemptsExhaustedError, TurnLimitError } from '../support/internal-errors';
 interface User {
   name: string;
 }

@@ -7,7 +7,7 @@
  * fast path alone; DTOs it cannot reproduce keep the full path.
  */
 import fc from 'fast-check';
-import { AgentDefinitionError } from 'golem/decorators';
+
 import { compileDto } from '../../decorators/schema/dto-schema';
 import type { CompiledDto } from '../../decorators/schema/dto-schema';
 import { flatPlanOf } from '../../decorators/validation/flat-plan';
@@ -15,6 +15,7 @@ import { compare, tally } from './fixtures/flat-compare';
 import { declareDto, EXTRA_KEYS, FLAT_DTO, VALUES, type PropertySpec } from './fixtures/flat-dtos';
 import * as matrix from './fixtures/matrix';
 import * as shapes from './fixtures/shapes';
+import { ConfigError } from '../../src/core/index';
 
 /** Likely-valid values per kind, so a fair share of inputs is accepted. */
 const GOOD: Record<PropertySpec['kind'], fc.Arbitrary<unknown>> = {
@@ -63,7 +64,7 @@ describe('flat DTO fast path', () => {
           try {
             compiled = compileDto(dto, 'the fast-path test');
           } catch (error) {
-            if (!AgentDefinitionError.is(error)) throw error;
+            if (!ConfigError.is(error, 'decorators')) throw error;
             declined++;
             return;
           }

@@ -6,10 +6,10 @@ import {
   type GuardrailInput,
   type GuardrailToolCall,
   type RunEvent,
+  ConfigError,
 } from 'golem';
 import {
   Agent,
-  AgentDefinitionError,
   DEPS_TYPE,
   Guardrail,
   OUTPUT_TYPE,
@@ -201,15 +201,15 @@ describe('@Guardrail methods', () => {
       },
       /static member/,
     ],
-  ])('%s is an AgentDefinitionError naming the class and member', (_what, declare, message) => {
+  ])('%s is a decorators ConfigError naming the class and member', (_what, declare, message) => {
     let error: unknown;
     try {
       compileAgentClass(declare());
     } catch (e) {
       error = e;
     }
-    expect(AgentDefinitionError.is(error)).toBe(true);
-    expect((error as AgentDefinitionError).kind).toBe('invalid-guardrail');
+    expect(ConfigError.is(error, 'decorators')).toBe(true);
+    expect((error as ConfigError).reason).toBe('invalid-guardrail');
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain('A');
   });

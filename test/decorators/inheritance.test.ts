@@ -3,28 +3,22 @@
  * changing what its base compiles to; same-name collisions are definition errors.
  */
 import { IsString } from 'class-validator';
-import {
-  Agent,
-  AgentDefinitionError,
-  Instructions,
-  Tool,
-  agentFromClass,
-  compileAgentClass,
-} from 'golem/decorators';
+import { Agent, Instructions, Tool, agentFromClass, compileAgentClass } from 'golem/decorators';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { ConfigError } from 'golem';
 
 class Query {
   @IsString() q!: string;
 }
 
-function definitionError(build: () => unknown): AgentDefinitionError {
+function definitionError(build: () => unknown): ConfigError {
   try {
     build();
   } catch (error) {
-    if (AgentDefinitionError.is(error)) return error;
+    if (ConfigError.is(error, 'decorators')) return error;
     throw error;
   }
-  throw new Error('expected an AgentDefinitionError');
+  throw new Error('expected a decorators ConfigError');
 }
 
 describe('ADV-15 decorator inheritance', () => {
@@ -132,7 +126,7 @@ describe('ADV-15 decorator inheritance', () => {
       }
     }
     const error = definitionError(() => compileAgentClass(Child));
-    expect(error.kind).toBe('duplicate-tool');
+    expect(error.reason).toBe('duplicate-tool');
     expect(error.message).toBe(
       'Child.find: tool "search" is declared twice: by Base.search and by Child.find; give one of them another name: @Tool({ name: "…" })',
     );
@@ -150,8 +144,8 @@ describe('ADV-15 decorator inheritance', () => {
       }
     }
     const error = definitionError(() => compileAgentClass(Twice));
-    expect({ kind: error.kind, className: error.className, member: error.member }).toEqual({
-      kind: 'duplicate-tool',
+    expect({ reason: error.reason, className: error.className, member: error.member }).toEqual({
+      reason: 'duplicate-tool',
       className: 'Twice',
       member: 'second',
     });

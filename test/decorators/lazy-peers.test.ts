@@ -32,7 +32,7 @@ test('compiling a DTO loads class-validator on first use', () => {
     "const { validateDto } = require('./decorators/index.ts')",
     'class Empty {}',
     // An undecorated class is refused, after its metadata was read from class-validator.
-    'try { validateDto(Empty, {}) } catch (error) { if (error.name !== "AgentDefinitionError") throw error }',
+    'try { validateDto(Empty, {}) } catch (error) { if (error.name !== "ConfigError") throw error }',
   ].join(';');
   expect(peersLoadedAfter(script)).toContain('class-validator');
 });

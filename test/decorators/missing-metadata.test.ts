@@ -134,7 +134,7 @@ describe('a DTO property whose type only metadata states', () => {
     }
     declare(Loose, 'name', IsNotEmpty());
     const error = definitionError(() => dtoSchema(Loose));
-    expect(error.kind).toBe('missing-metadata');
+    expect(error.reason).toBe('missing-metadata');
     expect(error.className).toBe('Loose');
     expect(error.member).toBe('name');
     expect(error.message).toMatch(
@@ -164,7 +164,7 @@ describe('a DTO property whose type only metadata states', () => {
     loose(Tool({ args: Query }))(Searcher.prototype, 'search', descriptor);
     loose(Agent())(Searcher);
     const error = definitionError(() => compileAgentClass(Searcher));
-    expect(error.kind).toBe('missing-metadata');
+    expect(error.reason).toBe('missing-metadata');
     expect(error.message).toContain('Query.q: ');
     expect(error.message).toContain('(in the arguments of Searcher.search)');
   });
@@ -206,7 +206,7 @@ describe('tools without metadata', () => {
     loose(Tool())(Clock.prototype, 'now', descriptor);
     loose(Agent())(Clock);
     const error = definitionError(() => compileAgentClass(Clock));
-    expect(error.kind).toBe('missing-metadata');
+    expect(error.reason).toBe('missing-metadata');
     expect(error.message).toMatch(/^Clock\.now: cannot tell the argument type of this tool;/);
     expect(error.hint).toContain('@Tool({ args: TheArgsClass })');
     expect(error.hint).toContain('@Tool({ args: NoArgs }) for a tool that takes only the context');

@@ -4,9 +4,10 @@
  * tool explicitly named like a prototype member runs its own method only.
  */
 import { IsString } from 'class-validator';
-import { RunError, ToolError, UndeclaredToolError, findError } from 'golem';
+import { RunError, ToolError, findError } from 'golem';
 import { Agent, Tool, agentFromClass } from 'golem/decorators';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { UndeclaredToolError } from '../support/internal-errors';
 
 class Query {
   @IsString() q!: string;

@@ -3,16 +3,10 @@
  * strings as-is, `undefined` as `''`, any other JSON value as its JSON text; a value with no JSON
  * form fails the run at the `tool` stage with a `ToolResultError` naming the tool.
  */
-import {
-  Agent as EngineAgent,
-  RunError,
-  ToolResultError,
-  defineTool,
-  errorChain,
-  type Message,
-} from 'golem';
+import { Agent as EngineAgent, RunError, defineTool, errorChain, type Message } from 'golem';
 import { Agent, NoArgs, Tool, agentFromClass } from 'golem/decorators';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { ToolResultError } from '../support/internal-errors';
 
 const circular: Record<string, unknown> = { name: 'loop' };
 circular.self = circular;

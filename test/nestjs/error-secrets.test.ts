@@ -16,12 +16,11 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { Observable } from 'rxjs';
-import { RunError, RunInputError } from 'golem';
+import { ConfigError, RunError, RunInputError } from 'golem';
 import { Agent, Instructions, NoArgs, Tool } from 'golem/decorators';
 import {
   GolemExceptionFilter,
   GolemModule,
-  GolemNestError,
   GolemTestingModule,
   InjectAgent,
   runErrorData,
@@ -211,15 +210,16 @@ test('runErrorResponse keeps the thrown text out of the body and in the cause', 
   expect(answer?.cause).toBe(failure);
 });
 
-test("a model factory's thrown text in a GolemNestError is not in the SSE error data", () => {
-  const failure = new GolemNestError(`the model factory bound to "default" threw: ${SECRET}`, {
+test("a model factory's thrown text in a golem/nestjs ConfigError is not in the SSE error data", () => {
+  const failure = new ConfigError(`the model factory bound to "default" threw: ${SECRET}`, {
+    component: 'nestjs',
     reason: 'model-failed',
     model: 'default',
   });
   expect(runErrorData(failure)).toEqual({
     stage: null,
-    kind: 'GolemNestError',
-    message: 'The run could not start (GolemNestError).',
+    kind: 'ConfigError',
+    message: 'The run could not start (ConfigError).',
   });
 });
 

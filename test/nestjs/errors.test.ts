@@ -1,28 +1,24 @@
 /**
- * The mistakes a Nest developer makes with golem/nestjs fail at startup with a GolemNestError
+ * The mistakes a Nest developer makes with golem/nestjs fail at startup with a nestjs ConfigError
  * whose reason, module and message name the culprit and the fix.
  */
 import { Controller, Inject, Injectable, Module, Scope } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { Agent } from 'golem/decorators';
-import {
-  GolemModule,
-  GolemNestError,
-  InjectAgent,
-  getAgentToken,
-  type InjectedAgent,
-} from 'golem/nestjs';
+import { GolemModule, InjectAgent, getAgentToken, type InjectedAgent } from 'golem/nestjs';
 import { WeatherAgent, WeatherModule, WeatherRepository } from './fixtures';
+import { ConfigError } from 'golem';
 
-async function startError(...imports: unknown[]): Promise<GolemNestError> {
+async function startError(...imports: unknown[]): Promise<ConfigError> {
   const error: unknown = await Test.createTestingModule({ imports: imports as [] })
     .compile()
     .then(
       () => undefined,
       (e: unknown) => e,
     );
-  if (!GolemNestError.is(error)) throw new Error(`expected a GolemNestError, got ${String(error)}`);
+  if (!ConfigError.is(error, 'nestjs'))
+    throw new Error(`expected a nestjs ConfigError, got ${String(error)}`);
   return error;
 }
 
@@ -117,7 +113,7 @@ test('a class without @Agent is not-an-agent wherever it is given', () => {
     } catch (e) {
       error = e;
     }
-    expect(GolemNestError.is(error) && error.reason).toBe('not-an-agent');
+    expect(ConfigError.is(error, 'nestjs') && error.reason).toBe('not-an-agent');
     expect((error as Error).message).toContain(
       "Plain is not an agent class: it has no @Agent decorator; decorate it with @Agent({ model: 'default' }) from golem/decorators",
     );
@@ -201,7 +197,7 @@ test.each([
   } catch (e) {
     error = e;
   }
-  expect(GolemNestError.is(error) && [error.reason, error.message]).toEqual([
+  expect(ConfigError.is(error, 'nestjs') && [error.reason, error.message]).toEqual([
     'invalid-options',
     message,
   ]);
@@ -223,7 +219,7 @@ test('loading golem/nestjs without its peers names the npm install command', () 
     }
   });
   for (const id of ['@nestjs/common', '@nestjs/core']) jest.dontMock(id);
-  expect(GolemNestError.is(error) && [error.reason, error.message]).toEqual([
+  expect(ConfigError.is(error, 'nestjs') && [error.reason, error.message]).toEqual([
     'missing-peer',
     'golem/nestjs needs the packages @nestjs/common @nestjs/core, optional peer dependencies of golem that are not installed: run `npm install @nestjs/common @nestjs/core` (Nest 10, 11 or 12)',
   ]);
@@ -246,7 +242,7 @@ test("scope 'request' with @nestjs/core older than 10.3 is refused, naming the u
     expect(() => isolated.GolemModule.forFeature([LedgerAgent])).not.toThrow();
   });
   jest.dontMock('@nestjs/core/package.json');
-  expect(GolemNestError.is(error) && [error.reason, error.message]).toEqual([
+  expect(ConfigError.is(error, 'nestjs') && [error.reason, error.message]).toEqual([
     'missing-peer',
     "GolemModule.forFeature: scope 'request' (LedgerAgent) needs @nestjs/core 10.3 or newer, found 10.2.10 (older releases hand a request-scoped agent unfinished REQUEST-scoped providers): run `npm install @nestjs/core@^10.3 @nestjs/common@^10.3`, or keep the agent a singleton and pass per-request data in deps",
   ]);

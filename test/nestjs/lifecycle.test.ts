@@ -10,13 +10,14 @@ import { connectMcp, type McpClient } from 'golem/mcp';
 import {
   GolemLifecycle,
   GolemModule,
-  GolemNestError,
   GolemTestingModule,
   getAgentToken,
   getModelToken,
 } from 'golem/nestjs';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { isRunning, stdioServer } from '../src/mcp/support';
+import { ConfigError } from 'golem';
+import { ShutdownError } from '../support/internal-errors';
 
 const MCP = Symbol('McpClient');
 
@@ -103,8 +104,10 @@ test('closables are closed once, in reverse order, and every one even when one f
     (e: unknown) => e,
   );
   expect(closed).toEqual(['late', 'queue', 'cache', 'pool']);
-  const error = rejected ?? logged.find((entry) => GolemNestError.is(entry));
-  expect(GolemNestError.is(error) && [error.reason, error.message]).toEqual([
+  const error = rejected ?? logged.find((entry) => ShutdownError.is(entry));
+  expect(ConfigError.is(error)).toBe(false);
+  expect(ShutdownError.is(error) && [error.kind, error.reason, error.message]).toEqual([
+    'ShutdownError',
     'shutdown-failed',
     'GolemModule: closing a closable on application shutdown failed (first: cache failed); the others were closed',
   ]);

@@ -10,12 +10,12 @@ import { Agent } from 'golem/decorators';
 import {
   GolemModels,
   GolemModule,
-  GolemNestError,
   getAgentToken,
   getModelToken,
   type GolemModuleOptions,
 } from 'golem/nestjs';
 import { TestModel } from 'golem/testing';
+import { ConfigError } from 'golem';
 
 @Agent({ model: 'default' })
 class DefaultAgent {}
@@ -122,7 +122,7 @@ test('a model string that cannot be built is model-failed, with the resolver err
     () => undefined,
     (e: unknown) => e,
   );
-  expect(GolemNestError.is(error) && error.reason).toBe('model-failed');
+  expect(ConfigError.is(error, 'nestjs') && error.reason).toBe('model-failed');
   expect((error as Error).message).toMatch(
     /^the model "openai:gpt-4o-mini" cannot be built: .*OPENAI_API_KEY/,
   );
@@ -136,7 +136,7 @@ test('resolveModelStrings: false makes only bound names resolve', async () => {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(GolemNestError.is(error) && error.reason).toBe('unbound-model');
+  expect(ConfigError.is(error, 'nestjs') && error.reason).toBe('unbound-model');
   expect((error as Error).message).toContain(
     'model strings resolve only when bound (resolveModelStrings: false)',
   );
@@ -167,7 +167,10 @@ test.each([
       () => undefined,
       (e: unknown) => e,
     );
-    expect(GolemNestError.is(error) && [error.reason, error.message]).toEqual([reason, message]);
+    expect(ConfigError.is(error, 'nestjs') && [error.reason, error.message]).toEqual([
+      reason,
+      message,
+    ]);
   },
 );
 
@@ -181,7 +184,7 @@ test('alias cycles are reported as such', async () => {
       () => undefined,
       (e: unknown) => e,
     );
-  expect(GolemNestError.is(failure) && failure.message).toBe(
+  expect(ConfigError.is(failure, 'nestjs') && failure.message).toBe(
     'GolemModule: the model aliases "a" -> "b" -> "a" form a cycle; bind one of them to a model or a model string',
   );
 });
@@ -208,7 +211,7 @@ test('what a forRootAsync factory returns is checked at startup', async () => {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(GolemNestError.is(error) && error.message).toBe(
+  expect(ConfigError.is(error, 'nestjs') && error.message).toBe(
     'GolemModule.forRootAsync: the model "fast" is number; give a model, a factory (ctx) => model, or a model string such as \'openai:gpt-4o-mini\'',
   );
 });

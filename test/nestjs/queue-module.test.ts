@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as nestEntry from 'golem/nestjs';
 import { Test } from '@nestjs/testing';
-import { GolemModule, GolemNestError } from 'golem/nestjs';
+import { GolemModule } from 'golem/nestjs';
 import { GolemQueueModule } from 'golem/nestjs/queue';
+import { ConfigError } from 'golem';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -41,14 +42,14 @@ test.each([
   ['forRoot without options', () => GolemQueueModule.forRoot(undefined as never)],
   ['forRootAsync without a factory', () => GolemQueueModule.forRootAsync({} as never)],
   ['registerWorker without agents', () => GolemQueueModule.registerWorker({} as never)],
-])('%s is an invalid-options GolemNestError', (_name, configure) => {
+])('%s is an invalid-options nestjs ConfigError', (_name, configure) => {
   let thrown: unknown;
   try {
     configure();
   } catch (error) {
     thrown = error;
   }
-  expect(GolemNestError.is(thrown)).toBe(true);
+  expect(ConfigError.is(thrown, 'nestjs')).toBe(true);
   expect(thrown).toMatchObject({ reason: 'invalid-options' });
 });
 

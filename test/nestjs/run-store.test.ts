@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { listRuns, loadRun, StoreError, type RunStore } from 'golem';
+import { listRuns, loadRun, StoreError, type RunStore, ConfigError } from 'golem';
 import { Agent, NoArgs, PAUSABLE_TYPE, Tool } from 'golem/decorators';
 import {
   GolemModule,
-  GolemNestError,
   GolemTestingModule,
   InjectAgent,
   InjectRunStore,
@@ -171,7 +170,7 @@ test('without a store, runs are not stored and using the injected store is a mis
   const payments = app.get(Payments);
   expect((await payments.agent.run('Pay invoice 1.')).runId).toBeUndefined();
   const error: unknown = await listRuns(payments.store).catch((e: unknown) => e);
-  expect(GolemNestError.is(error) && error.reason).toBe('missing-store');
+  expect(ConfigError.is(error, 'nestjs') && error.reason).toBe('missing-store');
   expect(StoreError.is(error)).toBe(false);
   expect((error as Error).message).toContain(
     'GolemModule.forRoot({ store: sqliteStore({ path }) })',

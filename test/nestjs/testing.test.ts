@@ -8,7 +8,6 @@ import { Test } from '@nestjs/testing';
 import { Agent } from 'golem/decorators';
 import {
   GolemModule,
-  GolemNestError,
   GolemTestingModule,
   getAgentToken,
   getModelToken,
@@ -16,6 +15,7 @@ import {
 } from 'golem/nestjs';
 import { ScriptedModel, TestModel, textResponse } from 'golem/testing';
 import { WeatherAgent, WeatherModule, WeatherService } from './fixtures';
+import { ConfigError } from 'golem';
 
 const answer = () => new ScriptedModel([textResponse('{"city":"Oslo","celsius":4}')]);
 
@@ -76,7 +76,7 @@ test('GolemTestingModule binds default to the offline TestModel and reads no env
         () => undefined,
         (e: unknown) => e,
       );
-    expect(GolemNestError.is(error) && error.reason).toBe('unbound-model');
+    expect(ConfigError.is(error, 'nestjs') && error.reason).toBe('unbound-model');
   } finally {
     if (saved === undefined) delete process.env.OPENAI_API_KEY;
     else process.env.OPENAI_API_KEY = saved;

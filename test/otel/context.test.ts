@@ -1,7 +1,6 @@
 import { context, trace } from '@opentelemetry/api';
 import { Agent, defineTool, type RunStartInfo } from 'golem';
 import {
-  OtelConfigError,
   extractTraceContext,
   injectTraceContext,
   otelInstrumentation,
@@ -15,6 +14,7 @@ import {
   toolCallResponse,
 } from 'golem/testing';
 import { named, otelHarness, spanTree, type OtelHarness } from './harness';
+import { configErrorOf } from '../support/config-error';
 
 // Context propagation: runs join the caller's trace; model calls and tools run inside their span.
 
@@ -140,7 +140,7 @@ test('with no SDK registered the instrumentation declines every run (nothing is 
   expect(otelInstrumentation({ meterProvider: otel.meterProvider }).startRun(info)).toBeDefined();
 });
 
-test('invalid options are an OtelConfigError naming the option', () => {
+test('invalid options are an otel ConfigError naming the option', () => {
   const bad: unknown[] = [
     { tracerProvider: {} },
     { meterProvider: 1 },
@@ -150,7 +150,7 @@ test('invalid options are an OtelConfigError naming the option', () => {
     null,
   ];
   for (const options of bad) {
-    expect(() => otelInstrumentation(options as never)).toThrow(OtelConfigError);
+    expect(() => otelInstrumentation(options as never)).toThrow(configErrorOf('otel'));
   }
   expect(() => otelInstrumentation({ captureContent: { maxLength: 10 } })).toThrow(
     /captureContent\.maxLength` must be an integer >= 64/,

@@ -1,10 +1,11 @@
 import { IsString } from 'class-validator';
 import { priceTable } from 'golem';
 import { Agent, Tool, agentFromClass } from 'golem/decorators';
-import { ContainerError, createGolemContainer, overrideModel, resolveAgent } from 'golem/container';
+import { createGolemContainer, overrideModel, resolveAgent } from 'golem/container';
 import { otelInstrumentation } from 'golem/otel';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { named, otelHarness, spanTree, type OtelHarness } from './harness';
+import { configErrorOf } from '../support/config-error';
 
 // One option enables tracing for decorated agents (agentFromClass) and a whole container.
 
@@ -75,7 +76,9 @@ test('createGolemContainer({ instrumentation, prices }): every resolved agent is
     'golem.cost.currency': 'USD',
   });
   expect(result.cost?.unpriced).toBe(0);
-  expect(() => createGolemContainer({ instrumentation: {} as never })).toThrow(ContainerError);
+  expect(() => createGolemContainer({ instrumentation: {} as never })).toThrow(
+    configErrorOf('container'),
+  );
   expect(() => createGolemContainer({ prices: 'cheap' as never })).toThrow(
     /prices must be a price table/,
   );

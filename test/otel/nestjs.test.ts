@@ -1,11 +1,13 @@
 import { Test } from '@nestjs/testing';
 import { priceTable } from 'golem';
-import { GolemModule, GolemNestError } from 'golem/nestjs';
+import { GolemModule } from 'golem/nestjs';
 import { otelInstrumentation } from 'golem/otel';
 import { WeatherModule, WeatherService } from '../nestjs/fixtures';
 import { named, otelHarness, type OtelHarness } from './harness';
+import { configErrorOf } from '../support/config-error';
 
-// GolemModule.forRoot({ instrumentation, prices }): every agent forFeature builds is traced and priced.
+// GolemModule.forRoot({ instrumentation, prices }): every agent forFeature builds is traced and
+// priced.
 
 let otel: OtelHarness;
 beforeEach(() => {
@@ -42,7 +44,9 @@ test('one forRoot option traces and prices the agents of every feature module', 
   await moduleRef.close();
 });
 
-test('invalid observability options are a GolemNestError at forRoot', () => {
-  expect(() => GolemModule.forRoot({ instrumentation: {} as never })).toThrow(GolemNestError);
+test('invalid observability options are a nestjs ConfigError at forRoot', () => {
+  expect(() => GolemModule.forRoot({ instrumentation: {} as never })).toThrow(
+    configErrorOf('nestjs'),
+  );
   expect(() => GolemModule.forRoot({ prices: 1 as never })).toThrow(/prices must be a price table/);
 });

@@ -153,9 +153,9 @@ async function vitest(folder: string, config: VitestConfig): Promise<VitestRun> 
 function expectWithoutMetadata(reports: Reports): void {
   expect(reports.explicit).toEqual({ ...baseline, metadata: false });
   expect(reports.incomplete.map(({ agent, error, kind }) => [agent, error, kind])).toEqual([
-    ['ArgsFromTypeAgent', 'AgentDefinitionError', 'missing-metadata'],
-    ['InjectFromTypeAgent', 'ContainerError', 'missing-metadata'],
-    ['UntypedPropertyAgent', 'AgentDefinitionError', 'missing-metadata'],
+    ['ArgsFromTypeAgent', 'decorators', 'missing-metadata'],
+    ['InjectFromTypeAgent', 'container', 'missing-metadata'],
+    ['UntypedPropertyAgent', 'decorators', 'missing-metadata'],
   ]);
   const [args, inject, untyped] = reports.incomplete.map((failure) => failure.message);
   expect(args).toMatch(/^ArgsFromTypeAgent\.forecast: cannot tell the argument type of this tool;/);

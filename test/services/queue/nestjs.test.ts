@@ -12,7 +12,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import type { RunContext } from 'golem';
 import { Agent, DEPS_TYPE, NoArgs, PAUSABLE_TYPE, Tool } from 'golem/decorators';
-import { GolemModule, GolemNestError } from 'golem/nestjs';
+import { GolemModule } from 'golem/nestjs';
 import {
   GolemQueueModule,
   GolemQueueWorker,
@@ -23,6 +23,7 @@ import type { RunQueue } from 'golem/queue';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { FunctionModel, textResponse, toolCallResponse } from 'golem/testing';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../redis';
+import { configErrorOf } from '../../support/config-error';
 
 jest.setTimeout(30_000);
 
@@ -132,7 +133,7 @@ test('a worker naming an agent class no module registers fails at startup with a
     GolemQueueModule.forRoot({ connection: REDIS_URL, prefix, store }),
     GolemQueueModule.registerWorker({ agents: [NotRegisteredAgent] }),
   );
-  await expect(init).rejects.toThrow(GolemNestError);
+  await expect(init).rejects.toThrow(configErrorOf('nestjs'));
   await expect(init).rejects.toMatchObject({
     reason: 'unregistered-agent',
     message: expect.stringContaining('GolemModule.forFeature([NotRegisteredAgent])') as unknown,

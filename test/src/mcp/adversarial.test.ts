@@ -9,8 +9,6 @@ import { Agent, RunError, defineTool, findError } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import {
   INHERITED_ENV,
-  McpToolChangedError,
-  McpToolCollisionError,
   McpToolsChangedError,
   McpTransportError,
   connectMcp,
@@ -19,6 +17,8 @@ import {
   type McpClient,
 } from 'golem/mcp';
 import { call, caughtAs, isRunning, named, stdioServer } from './support';
+import { McpToolChangedError } from '../../support/internal-errors';
+import { configErrorGuard } from '../../support/config-error';
 
 const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
@@ -82,12 +82,16 @@ describe('ADV-23 a hostile stdio server (read-only cases share one child)', () =
   test('ADV-23 shadowing a local tool or another server is refused by mergeTools', async () => {
     const local = defineTool({ name: 'echo', schema: { type: 'object' }, execute: () => 'local' });
     const mcp = await client.tools({ include: ['echo', 'add'] });
-    const error = await caughtAs(McpToolCollisionError.is, () => mergeTools([local], mcp));
+    const error = await caughtAs(configErrorGuard('mcp', 'tool-collision'), () =>
+      mergeTools([local], mcp),
+    );
     expect(error.message).toBe(
       'mcp: two tools are named "echo": a local tool and MCP server "evil" (tool "echo"); give the MCP tools a prefix (client.tools({ prefix })) or exclude one of them',
     );
     const other = await client.tools({ include: ['add'] });
-    const twice = await caughtAs(McpToolCollisionError.is, () => mergeTools([], mcp, other));
+    const twice = await caughtAs(configErrorGuard('mcp', 'tool-collision'), () =>
+      mergeTools([], mcp, other),
+    );
     expect(twice.sources).toEqual([
       'MCP server "evil" (tool "add")',
       'MCP server "evil" (tool "add")',

@@ -5,9 +5,11 @@
  */
 import { ModelRetry, type Tool } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
-import { McpCapabilityError, McpConfigError, connectMcp } from 'golem/mcp';
+import { connectMcp } from 'golem/mcp';
 import { referenceStdio } from './reference';
 import { call, caughtAs, named, stdioServer } from './support';
+import { McpCapabilityError } from '../../support/internal-errors';
+import { configErrorGuard } from '../../support/config-error';
 
 test.each([
   [
@@ -35,8 +37,8 @@ test.each([
     'logLevel',
     'must be one of debug, info, notice, warning, error, critical, alert, emergency; got "loud"',
   ],
-])('bad capability option %j is a McpConfigError naming it', async (extra, option, message) => {
-  const error = await caughtAs(McpConfigError.is, () =>
+])('bad capability option %j is an mcp ConfigError naming it', async (extra, option, message) => {
+  const error = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({ transport: stdioServer('stdio-server.js'), ...(extra as object) }),
   );
   expect([error.option, error.message]).toEqual([option, `mcp: option \`${option}\` ${message}`]);
@@ -78,7 +80,9 @@ describe('a tools-only server', () => {
       expect(
         (await caughtAs(McpCapabilityError.is, () => client.setLogLevel('info'))).capability,
       ).toBe('logging');
-      expect((await caughtAs(McpConfigError.is, () => client.setRoots([]))).option).toBe('roots');
+      expect((await caughtAs(configErrorGuard('mcp'), () => client.setRoots([]))).option).toBe(
+        'roots',
+      );
       expect(client.roots).toEqual([]);
     } finally {
       await client.close();

@@ -4,14 +4,8 @@
  * environment, synthesized-failure tokens and the SDK loader.
  */
 import fc from 'fast-check';
-import { CancelledError } from 'golem';
-import {
-  McpConfigError,
-  McpSdkMissingError,
-  McpToolDefinitionError,
-  connectMcp,
-  type McpClient,
-} from 'golem/mcp';
+import { CancelledError, ConfigError } from 'golem';
+import { connectMcp, type McpClient } from 'golem/mcp';
 import { untilAborted } from '../../../src/mcp/deadline';
 import { canonicalJson, diffDefinitions, toolDefinition } from '../../../src/mcp/definitions';
 import { childEnvironment } from '../../../src/mcp/env';
@@ -19,6 +13,8 @@ import { FailureRegistry } from '../../../src/mcp/failures';
 import { capText, renderContent } from '../../../src/mcp/result';
 import { loadMcpSdk } from '../../../src/mcp/sdk';
 import { caughtAs, stdioServer } from './support';
+import { McpToolDefinitionError } from '../../support/internal-errors';
+import { configErrorGuard } from '../../support/config-error';
 
 describe('tools() options and unbridgeable definitions', () => {
   let client: McpClient;
@@ -59,7 +55,7 @@ describe('tools() options and unbridgeable definitions', () => {
       `names "nope", which server "odd" does not offer (it offers: ok, bad.name, ${'x'.repeat(70)})`,
     ],
   ])('%s is a configuration error', async (_label, options, option, message) => {
-    const error = await caughtAs(McpConfigError.is, () => client.tools(options as never));
+    const error = await caughtAs(configErrorGuard('mcp'), () => client.tools(options as never));
     expect([error.option, error.message]).toEqual([option, `mcp: option \`${option}\` ${message}`]);
   });
 
@@ -128,11 +124,11 @@ test.each([
     'must be a function',
   ],
 ])('connectMcp: %s is a configuration error', async (_label, options, option, message) => {
-  const error = await caughtAs(McpConfigError.is, () => connectMcp(options as never));
+  const error = await caughtAs(configErrorGuard('mcp'), () => connectMcp(options as never));
   expect(error.message).toBe(`mcp: option \`${option}\` ${message}`);
 });
 
-test('a missing SDK is McpSdkMissingError naming the package', () => {
+test('a missing SDK is missing-peer ConfigError naming the package', () => {
   const missing = Object.assign(
     new Error("Cannot find module '@modelcontextprotocol/sdk/client/index.js'"),
     {
@@ -147,7 +143,13 @@ test('a missing SDK is McpSdkMissingError naming the package', () => {
   } catch (e) {
     error = e;
   }
-  expect(McpSdkMissingError.is(error) && [error.packageName, error.message, error.cause]).toEqual([
+  expect(
+    ConfigError.is(error, 'peers', 'missing-peer') && [
+      error.packages?.[0],
+      error.message,
+      error.cause,
+    ],
+  ).toEqual([
     '@modelcontextprotocol/sdk',
     'mcp: the package @modelcontextprotocol/sdk is not installed; it is an optional peer dependency of golem: run `npm install @modelcontextprotocol/sdk`',
     missing,

@@ -3,9 +3,10 @@
  * (server-everything's `trigger-elicitation-request`: `integer` has minimum 1, maximum 100).
  */
 import { ModelRetry } from 'golem';
-import { connectMcp, McpConfigError, type McpElicitationOptions } from 'golem/mcp';
+import { connectMcp, type McpElicitationOptions } from 'golem/mcp';
 import { referenceStdio } from './reference';
 import { call, caughtAs, named, stdioServer } from './support';
+import { configErrorGuard } from '../../support/config-error';
 
 async function elicited(options: Omit<McpElicitationOptions, 'handler'>): Promise<string> {
   const client = await connectMcp({
@@ -37,7 +38,7 @@ test("invalidAnswer: 'decline' answers the server as a decline", async () => {
 }, 30_000);
 
 test('invalidAnswer must be error or decline', async () => {
-  const error = await caughtAs(McpConfigError.is, () =>
+  const error = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({
       transport: stdioServer('stdio-server.js'),
       elicitation: { handler: () => ({ action: 'cancel' }), invalidAnswer: 'drop' as 'error' },

@@ -5,9 +5,10 @@
  */
 import { Agent, type Tool } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { connectMcp, mcpElicitationOf, McpConfigError, type McpClient } from 'golem/mcp';
+import { connectMcp, mcpElicitationOf, type McpClient } from 'golem/mcp';
 import { referenceStdio } from './reference';
 import { caughtAs, named, stdioServer } from './support';
+import { configErrorGuard } from '../../support/config-error';
 
 let client: McpClient;
 let tool: Tool;
@@ -74,7 +75,7 @@ test('an approved re-run without an answer falls back to the handler (none here:
   );
 }, 30_000);
 
-test('answerElicitation needs pauseRun; a malformed answer is a McpConfigError', async () => {
+test('answerElicitation needs pauseRun; a malformed answer is an mcp ConfigError', async () => {
   const plain = await connectMcp({
     transport: stdioServer('stdio-server.js'),
     elicitation: { handler: () => ({ action: 'cancel' }) },
@@ -82,7 +83,7 @@ test('answerElicitation needs pauseRun; a malformed answer is a McpConfigError',
   try {
     expect(
       (
-        await caughtAs(McpConfigError.is, () => {
+        await caughtAs(configErrorGuard('mcp'), () => {
           plain.answerElicitation('a', { action: 'cancel' });
         })
       ).option,
@@ -90,11 +91,11 @@ test('answerElicitation needs pauseRun; a malformed answer is a McpConfigError',
   } finally {
     await plain.close();
   }
-  const wrong = await caughtAs(McpConfigError.is, () => {
+  const wrong = await caughtAs(configErrorGuard('mcp'), () => {
     client.answerElicitation('a', { action: 'maybe' } as never);
   });
   expect(wrong.option).toBe('answer');
-  const pausedWithoutHandler = await caughtAs(McpConfigError.is, () =>
+  const pausedWithoutHandler = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({
       transport: stdioServer('stdio-server.js'),
       elicitation: { pauseRun: 'yes' as never },

@@ -5,17 +5,15 @@
  */
 import { Agent, RunError, isDeadlineExceeded, type RunEvent, type Tool } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import {
-  McpCapabilityError,
-  McpConfigError,
-  McpResourceTooLargeError,
-  McpTaskError,
-  connectMcp,
-  type McpClient,
-  type McpLogEvent,
-} from 'golem/mcp';
+import { connectMcp, type McpClient, type McpLogEvent } from 'golem/mcp';
 import { call, caught, caughtAs, named, stdioServer } from './support';
 
+import {
+  McpCapabilityError,
+  McpResourceTooLargeError,
+  McpTaskError,
+} from '../../support/internal-errors';
+import { configErrorGuard } from '../../support/config-error';
 let client: McpClient;
 let tools: Tool[];
 const logs: McpLogEvent[] = [];
@@ -111,7 +109,7 @@ describe('prompts', () => {
   });
 
   test('non-string arguments are refused before sending', async () => {
-    const error = await caughtAs(McpConfigError.is, () =>
+    const error = await caughtAs(configErrorGuard('mcp'), () =>
       client.getPrompt('p1', { topic: 3 } as unknown as Record<string, string>),
     );
     expect(error.option).toBe('arguments.topic');

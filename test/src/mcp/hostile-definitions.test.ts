@@ -7,8 +7,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { connectMcp, McpToolDefinitionError, type McpToolRejectedEvent } from 'golem/mcp';
+import { connectMcp, type McpToolRejectedEvent } from 'golem/mcp';
 import { call, caughtAs, named, stdioServer } from './support';
+import { McpToolDefinitionError } from '../../support/internal-errors';
 
 describe.each([
   ['deep', 'deep', 'its input schema cannot be used (nested deeper than 64 levels)'],

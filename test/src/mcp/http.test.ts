@@ -4,10 +4,11 @@
  * answer fails the call at once with a typed error instead of blocking.
  */
 import { ModelRetry, isDeadlineExceeded } from 'golem';
-import { McpConfigError, McpTransportError, connectMcp, type McpClient } from 'golem/mcp';
+import { McpTransportError, connectMcp, type McpClient } from 'golem/mcp';
 import type { Tool } from 'golem';
 import { startHttpServer, type TestHttpServer } from './servers/http-server';
 import { call, caught, caughtAs, named } from './support';
+import { configErrorGuard } from '../../support/config-error';
 
 describe('an SSE-answering server', () => {
   let server: TestHttpServer;
@@ -252,12 +253,12 @@ test.each([
     'must be a string, got 1',
   ],
 ])('MC-15 HTTP configuration error: %s', async (_label, transport, option, message) => {
-  const error = await caughtAs(McpConfigError.is, () => connectMcp({ transport } as never));
+  const error = await caughtAs(configErrorGuard('mcp'), () => connectMcp({ transport } as never));
   expect([error.option, error.message]).toEqual([option, `mcp: option \`${option}\` ${message}`]);
 });
 
 test('MC-15 a header with a line break is a configuration error', async () => {
-  const error = await caughtAs(McpConfigError.is, () =>
+  const error = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({
       transport: { kind: 'http', url: 'http://127.0.0.1/', headers: { 'x-a': 'a\r\nb: c' } },
     }),

@@ -2,6 +2,8 @@
  * The SDK is an optional peer dependency: `golem/mcp` loads without it, and `connectMcp` fails
  * with a typed error naming the package.
  */
+import { ConfigError } from 'golem';
+
 test('golem/mcp loads without the SDK; connectMcp names the missing package', async () => {
   const missing = (id: string) => () => {
     throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
@@ -23,7 +25,12 @@ test('golem/mcp loads without the SDK; connectMcp names the missing package', as
     () => undefined,
     (e: unknown) => e,
   );
-  expect(loaded.McpSdkMissingError.is(error) && error.message).toBe(
+  expect(ConfigError.is(error, 'peers', 'missing-peer') && error.message).toBe(
     'mcp: the package @modelcontextprotocol/sdk is not installed; it is an optional peer dependency of golem: run `npm install @modelcontextprotocol/sdk`',
   );
+  expect(error).toMatchObject({
+    entryPoint: 'golem/mcp',
+    packages: ['@modelcontextprotocol/sdk'],
+    command: 'npm install @modelcontextprotocol/sdk',
+  });
 });

@@ -5,9 +5,10 @@
  */
 import { inspect } from 'node:util';
 import { ModelRetry } from 'golem';
-import { McpConfigError, McpTransportError, connectMcp } from 'golem/mcp';
+import { McpTransportError, connectMcp } from 'golem/mcp';
 import { startHttpServer, type TestHttpServer } from './servers/http-server';
 import { call, caughtAs, named } from './support';
+import { configErrorGuard } from '../../support/config-error';
 
 const TOKEN = 's3cret-t0ken-value';
 const API_KEY = 'x-api-k3y-value';
@@ -60,7 +61,7 @@ test('a failing server tool that quotes the Authorization header: the ModelRetry
 });
 
 test('a header value with a line break is refused without quoting it', async () => {
-  const error = await caughtAs(McpConfigError.is, () =>
+  const error = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({
       transport: {
         kind: 'http',
@@ -76,7 +77,7 @@ test('a header value with a line break is refused without quoting it', async () 
 });
 
 test('an unparsable URL is quoted without its query', async () => {
-  const error = await caughtAs(McpConfigError.is, () =>
+  const error = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({ transport: { kind: 'http', url: `mcp server?key=${QUERY_KEY}` } }),
   );
   expect(error.message).toBe(

@@ -5,9 +5,10 @@
  */
 import { inspect } from 'node:util';
 import { ModelRetry } from 'golem';
-import { MAX_REDIRECTS, McpRedirectError, connectMcp } from 'golem/mcp';
+import { MAX_REDIRECTS, connectMcp } from 'golem/mcp';
 import { startHttpServer, type TestHttpServer } from './servers/http-server';
 import { call, caught, caughtAs, named } from './support';
+import { McpRedirectError } from '../../support/internal-errors';
 
 const TOKEN = 'Bearer t0ken-for-a-only';
 const API_KEY = 'custom-k3y-for-a-only';

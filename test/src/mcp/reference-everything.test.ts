@@ -7,7 +7,6 @@
 import { Agent, ModelRetry, type ModelRequest, type RunEvent, type Tool } from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import {
-  McpResourceTooLargeError,
   connectMcp,
   type McpClient,
   type McpElicitationAnswer,
@@ -17,6 +16,7 @@ import {
 } from 'golem/mcp';
 import { referenceStdio } from './reference';
 import { call, caughtAs, named } from './support';
+import { McpResourceTooLargeError } from '../../support/internal-errors';
 
 const sampled: ModelRequest[] = [];
 const approvals: McpSamplingRequest[] = [];

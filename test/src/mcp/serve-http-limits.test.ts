@@ -7,9 +7,8 @@ import { createServer, request as httpRequest, type ClientRequest, type Server }
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { defineTool } from 'golem';
+import { defineTool, ConfigError } from 'golem';
 import {
-  McpConfigError,
   createMcpServer,
   mcpHttpHandler,
   serveMcpHttp,
@@ -210,14 +209,14 @@ describe('Origin', () => {
       'sessionIdleTimeout',
       'must be a finite number of ms >= 0, got -1',
     ],
-  ])('bad handler options are McpConfigError naming the option', (options, option, message) => {
+  ])('bad handler options are mcp ConfigError naming the option', (options, option, message) => {
     let error: unknown;
     try {
       mcpHttpHandler(server, options as never);
     } catch (thrown) {
       error = thrown;
     }
-    expect(McpConfigError.is(error) && [error.option, error.message]).toEqual([
+    expect(ConfigError.is(error, 'mcp') && [error.option, error.message]).toEqual([
       option,
       `mcp: option \`${option}\` ${message}`,
     ]);

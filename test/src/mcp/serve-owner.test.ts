@@ -5,8 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Agent, StoreError, defineTool, listRuns, loadRun } from 'golem';
-import { McpConfigError, createMcpServer, serveMcpHttp, type McpHttpServing } from 'golem/mcp';
+import { Agent, StoreError, defineTool, listRuns, loadRun, ConfigError } from 'golem';
+import { createMcpServer, serveMcpHttp, type McpHttpServing } from 'golem/mcp';
 import { memoryStore } from 'golem/stores/memory';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { caught } from './support';
@@ -91,7 +91,7 @@ test('owner is a configuration error when no served agent has a run store', () =
     }
     return undefined;
   })();
-  expect(McpConfigError.is(error) && [error.option, error.message]).toEqual([
+  expect(ConfigError.is(error, 'mcp') && [error.option, error.message]).toEqual([
     'owner',
     'mcp: option `owner` is set, but no served agent has a run store: no run is stored, so none has an owner',
   ]);

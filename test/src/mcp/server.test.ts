@@ -8,15 +8,9 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Agent, ModelRetry, defineTool, type RunEvent } from 'golem';
+import { Agent, ModelRetry, defineTool, type RunEvent, ConfigError } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import {
-  McpConfigError,
-  connectMcp,
-  createMcpServer,
-  serveMcpHttp,
-  type McpHttpServing,
-} from 'golem/mcp';
+import { connectMcp, createMcpServer, serveMcpHttp, type McpHttpServing } from 'golem/mcp';
 import { call, caught, caughtAs, named } from './support';
 
 let waiting: () => void = () => undefined;
@@ -270,10 +264,10 @@ test('over stdio: a golem server process serves a tool and an agent', async () =
 
 test('bad server options are typed errors naming the option', async () => {
   const error = await caught(() => createMcpServer({ tools: [add, add] }));
-  expect(McpConfigError.is(error) && error.message).toBe(
+  expect(ConfigError.is(error, 'mcp') && error.message).toBe(
     'mcp: option `tools` has two tools named "add"',
   );
-  expect(McpConfigError.is(await caught(() => createMcpServer({})))).toBe(true);
+  expect(ConfigError.is(await caught(() => createMcpServer({})), 'mcp')).toBe(true);
 });
 
 test('exposeErrors shows the message; onError observes every unexpected failure', async () => {

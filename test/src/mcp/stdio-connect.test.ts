@@ -3,8 +3,9 @@
  * working directory fails before any handshake, and the connect signal is honoured.
  */
 import { CancelledError, isCancellation, isDeadlineExceeded } from 'golem';
-import { McpConfigError, McpTransportError, connectMcp } from 'golem/mcp';
+import { McpTransportError, connectMcp } from 'golem/mcp';
 import { caught, caughtAs, stdioServer } from './support';
+import { configErrorGuard } from '../../support/config-error';
 
 test.each([
   [
@@ -51,7 +52,7 @@ test.each([
   ],
   ['unknown kind', { kind: 'ws' }, 'transport.kind', 'must be "stdio" or "http", got "ws"'],
 ])('MC-16 stdio configuration error: %s', async (_label, transport, option, message) => {
-  const error = await caughtAs(McpConfigError.is, () => connectMcp({ transport } as never));
+  const error = await caughtAs(configErrorGuard('mcp'), () => connectMcp({ transport } as never));
   expect([error.option, error.message]).toEqual([option, `mcp: option \`${option}\` ${message}`]);
 });
 
@@ -66,11 +67,11 @@ test('MC-16 a missing executable fails connecting with McpTransportError', async
 });
 
 test('MC-16 a missing or file working directory is a configuration error', async () => {
-  const missing = await caughtAs(McpConfigError.is, () =>
+  const missing = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({ transport: { ...stdioServer('stdio-server.js'), cwd: '/nonexistent/dir' } }),
   );
   expect(missing.message).toBe('mcp: option `transport.cwd` "/nonexistent/dir" does not exist');
-  const file = await caughtAs(McpConfigError.is, () =>
+  const file = await caughtAs(configErrorGuard('mcp'), () =>
     connectMcp({ transport: { ...stdioServer('stdio-server.js'), cwd: __filename } }),
   );
   expect(file.message).toBe(

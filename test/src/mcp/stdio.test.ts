@@ -13,15 +13,10 @@ import {
   findError,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import {
-  McpProtocolError,
-  McpTransportError,
-  connectMcp,
-  mcpTools,
-  type McpClient,
-} from 'golem/mcp';
+import { McpTransportError, connectMcp, mcpTools, type McpClient } from 'golem/mcp';
 import type { Tool } from 'golem';
 import { call, caught, caughtAs, isRunning, named, stdioServer } from './support';
+import { McpProtocolError } from '../../support/internal-errors';
 
 let client: McpClient;
 let tools: Tool[];

@@ -1,4 +1,4 @@
-import { Agent, MissingPeerError } from 'golem';
+import { Agent, ConfigError } from 'golem';
 import { genaiPrices, loadDataset } from 'golem/prices';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
@@ -31,7 +31,7 @@ test('the model the provider names is tried first, then the configured one; unkn
   expect(table.cost(usage, { provider: 'acme', model: 'mystery-9000' })).toBeUndefined();
 });
 
-test('a missing dataset package is a MissingPeerError naming the install command', () => {
+test('a missing dataset package is a missing-peer ConfigError naming the install command', () => {
   const missing = () => {
     throw Object.assign(new Error("Cannot find module '@pydantic/genai-prices'"), {
       code: 'MODULE_NOT_FOUND',
@@ -43,7 +43,7 @@ test('a missing dataset package is a MissingPeerError naming the install command
   } catch (e) {
     error = e;
   }
-  expect(MissingPeerError.is(error)).toBe(true);
-  expect((error as MissingPeerError).command).toBe('npm install @pydantic/genai-prices');
+  expect(ConfigError.is(error, 'peers')).toBe(true);
+  expect((error as ConfigError).command).toBe('npm install @pydantic/genai-prices');
   expect(() => genaiPrices({ load: missing })).toThrow(/npm install @pydantic\/genai-prices/);
 });

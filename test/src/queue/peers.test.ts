@@ -1,13 +1,14 @@
 /**
  * BullMQ and ioredis are optional peers of golem, required by `golem/queue` only: loading the entry
- * point without them fails first with a `MissingPeerError` naming the install command; golem
- * itself never loads them.
+ * point without them fails first with a `missing-peer` `ConfigError` naming the install command;
+ * golem itself never loads them.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MissingPeerError } from 'golem';
+
 import { QUEUE_PEERS } from 'golem/queue';
+import { ConfigError } from 'golem';
 
 test('golem/queue without bullmq and ioredis names the npm install that fixes it', () => {
   const missing = (id: string) => () => {
@@ -23,8 +24,8 @@ test('golem/queue without bullmq and ioredis names the npm install that fixes it
       thrown = error;
     }
   });
-  expect(MissingPeerError.is(thrown)).toBe(true);
-  expect((thrown as MissingPeerError).command).toBe('npm install bullmq ioredis');
+  expect(ConfigError.is(thrown, 'peers')).toBe(true);
+  expect((thrown as ConfigError).command).toBe('npm install bullmq ioredis');
   expect((thrown as Error).message).toBe(
     'golem/queue needs the packages bullmq, ioredis, peer dependencies of golem that are not installed: run `npm install bullmq ioredis`',
   );

@@ -10,7 +10,6 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Delta, ModelRequest, ModelResponse } from 'golem';
 import { bedrock, type BedrockModel } from 'golem/providers/bedrock';
 import {
-  ReplayMismatchError,
   loadFixture,
   recordingHandler,
   replayHandler,
@@ -26,6 +25,7 @@ import {
   streamReply,
 } from '../providers/bedrock/support';
 import { tempDir } from './record-replay-support';
+import { ReplayMismatchError } from '../../support/internal-errors';
 
 const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEGolemSessionToken0123456789';
 const ENDPOINT = 'http://127.0.0.1:9'; // replaced by the server's URL while recording

@@ -5,19 +5,18 @@
  * the same response; a recorded interruption replays as one; malformed fixtures are refused.
  */
 import fc from 'fast-check';
-import { ModelTransportError, StreamInterruptedError, type StreamingModel } from 'golem';
-import {
-  FixtureFormatError,
-  ReplayMismatchError,
-  ReplayUnmatchedError,
-  parseFixture,
-  recordingFetch,
-  replayFetch,
-  type Fixture,
-} from 'golem/testing';
+import { type StreamingModel } from 'golem';
+import { parseFixture, recordingFetch, replayFetch, type Fixture } from 'golem/testing';
 import { startReplayServer } from '../../support/replay-server';
 import { ADAPTERS, call, providerReply, request } from './record-replay-support';
 
+import {
+  FixtureFormatError,
+  ModelTransportError,
+  ReplayMismatchError,
+  ReplayUnmatchedError,
+  StreamInterruptedError,
+} from '../../support/internal-errors';
 const openai = ADAPTERS.find((a) => a.provider === 'openai')!;
 const BASE = 'http://127.0.0.1:9/v1';
 let generated: Fixture;

@@ -7,9 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { FixtureSecretError, recordingFetch, replayFetch, serializeFixture } from 'golem/testing';
+import { recordingFetch, replayFetch, serializeFixture } from 'golem/testing';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { ADAPTERS, call, tempDir } from './record-replay-support';
+import { FixtureSecretError } from '../../support/internal-errors';
 
 let server: ReplayServer;
 beforeAll(async () => {

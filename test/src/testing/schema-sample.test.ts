@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { JsonSchema, JsonValue } from '../../../src/core/model-barrel';
-import { sampleFromSchema, SchemaSampleError } from 'golem/testing';
+import { sampleFromSchema } from 'golem/testing';
 import { sampleFromPattern } from '../../../src/testing/pattern-sample';
+import { SchemaSampleError } from '../../support/internal-errors';
 
 function failure(schema: JsonSchema | boolean): SchemaSampleError {
   try {

@@ -6,8 +6,9 @@ import {
   type ModelRequest,
   type ToolSpec,
 } from '../../../src/core/model-barrel';
-import { SchemaSampleError, TestModel } from 'golem/testing';
+import { TestModel } from 'golem/testing';
 import { wordChunks } from '../../../src/testing/test-model';
+import { SchemaSampleError } from '../../support/internal-errors';
 
 const weather: ToolSpec = {
   name: 'get_weather',

@@ -3,14 +3,7 @@
  * decoded by the real SDK): arbitrary splits, truncation at and inside frames, a corrupt frame.
  */
 import fc from 'fast-check';
-import {
-  ModelProtocolError,
-  StreamInterruptedError,
-  isRetryable,
-  type Delta,
-  type ModelRequest,
-  type ModelResponse,
-} from 'golem';
+import { isRetryable, type Delta, type ModelRequest, type ModelResponse } from 'golem';
 import type { BedrockModel } from 'golem/providers/bedrock';
 import { ScriptedHandler, splitAt } from '../../../src/providers/bedrock/scripted-handler';
 import {
@@ -20,6 +13,7 @@ import {
   useHarness,
 } from '../../../src/providers/bedrock/support';
 import { fixtureBytes } from './recorded';
+import { ModelProtocolError, StreamInterruptedError } from '../../../support/internal-errors';
 
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };

@@ -1,5 +1,4 @@
 import {
-  AttemptsExhaustedError,
   Agent,
   INTERRUPTED_RESULT,
   ModelHTTPError,
@@ -12,6 +11,7 @@ import {
   type RunEvent,
 } from 'golem';
 import { ScriptedModel, StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+import { AttemptsExhaustedError } from '../../../support/internal-errors';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {

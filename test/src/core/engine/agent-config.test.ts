@@ -3,7 +3,6 @@ import {
   ConfigError,
   defineTool,
   RunError,
-  ToolDefinitionError,
   type AgentConfig,
   type Tool,
   type ToolDefinition,
@@ -226,13 +225,14 @@ describe('agent construction (spec §2)', () => {
 });
 
 describe('tool declaration (spec §3)', () => {
-  function definitionError(definition: Record<string, unknown>): ToolDefinitionError {
+  function definitionError(definition: Record<string, unknown>): ConfigError {
     const error = thrown(() =>
       defineTool(definition as unknown as ToolDefinition<unknown, unknown>),
     );
-    if (!ToolDefinitionError.is(error))
-      throw new Error(`expected a ToolDefinitionError, got ${String(error)}`);
-    expect(ConfigError.is(error)).toBe(false);
+    if (!ConfigError.is(error, 'tool'))
+      throw new Error(`expected a tool ConfigError, got ${String(error)}`);
+    expect(error.reason).toBe('invalid-definition');
+    expect(ConfigError.is(error, 'agent')).toBe(false);
     expect(RunError.is(error)).toBe(false);
     return error;
   }
@@ -258,7 +258,7 @@ describe('tool declaration (spec §3)', () => {
     ['a negative timeout', { timeout: -1 }, '`timeout`'],
     ['a non-integer maxRetries', { maxRetries: 1.5 }, '`maxRetries`'],
   ])(
-    'TL-1 defineTool rejects %s with a ToolDefinitionError naming the tool',
+    'TL-1 defineTool rejects %s with a tool ConfigError naming the tool',
     (_label, bad, fragment) => {
       const error = definitionError({ ...valid, ...bad });
       expect(error.toolName).toBe('roll');
@@ -268,7 +268,7 @@ describe('tool declaration (spec §3)', () => {
   );
 
   test.each(['has space', 'dot.name', 'slash/name', 'é', 'x'.repeat(65)])(
-    'TL-1 defineTool rejects the invalid tool name %j with a ToolDefinitionError naming it',
+    'TL-1 defineTool rejects the invalid tool name %j with a tool ConfigError naming it',
     (name) => {
       const error = definitionError({ ...valid, name });
       expect(error.toolName).toBe(name);

@@ -4,11 +4,11 @@ import {
   MAX_TIMEOUT_MS,
   ModelRetry,
   RunInputError,
-  ToolDefinitionError,
   defineTool,
   requireApproval,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { configErrorOf } from '../../../support/config-error';
 
 const schema = { type: 'object' };
 
@@ -93,7 +93,7 @@ describe('boundary validation', () => {
     expect(() => new Agent({ model, runTimeout: Infinity })).toThrow(ConfigError);
     expect(() =>
       defineTool({ name: 'slow', schema, timeout: MAX_TIMEOUT_MS + 1, execute: () => '' }),
-    ).toThrow(ToolDefinitionError);
+    ).toThrow(configErrorOf('tool'));
     expect(() => new Agent({ model, toolTimeout: MAX_TIMEOUT_MS })).not.toThrow();
   });
 

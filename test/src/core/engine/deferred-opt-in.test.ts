@@ -1,7 +1,6 @@
 import {
   Agent,
   ConfigError,
-  DeferralNotEnabledError,
   ToolError,
   defineTool,
   findError,
@@ -14,7 +13,7 @@ import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 const schema = { type: 'object' };
 
 describe('deferred tools are opt-in (deferredTools)', () => {
-  test('a tool that defers on an agent without deferredTools fails the run at the tool stage with DeferralNotEnabledError', async () => {
+  test('a tool that defers on an agent without deferredTools fails the run at the tool stage with deferral-not-enabled ConfigError', async () => {
     let executed = 0;
     const gated = defineTool({
       name: 'gated',
@@ -38,7 +37,7 @@ describe('deferred tools are opt-in (deferredTools)', () => {
     expect(RunError.is(error)).toBe(true);
     expect((error as RunError).stage).toBe('tool');
     expect(findError(error, (e) => ToolError.is(e))?.callId).toBe('c1');
-    const cause = findError(error, (e) => DeferralNotEnabledError.is(e));
+    const cause = findError(error, (e) => ConfigError.is(e, 'agent', 'deferral-not-enabled'));
     expect(cause?.message).toContain('set `deferredTools: true`');
     expect(executed).toBe(1);
     expect(model.calls).toBe(1);

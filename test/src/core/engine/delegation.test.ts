@@ -1,10 +1,8 @@
 import {
   Agent,
   CancelledError,
-  DelegationError,
   ModelRetry,
   RunError,
-  ToolDefinitionError,
   ToolError,
   decodeJSON,
   defineTool,
@@ -13,12 +11,16 @@ import {
   isDeadlineExceeded,
   requireApproval,
   type Result,
+  loadRun,
+  listRuns,
+  StoreError,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse, type ScriptedOutcome } from 'golem/testing';
 import { agentTool } from '../../../../src/core/agent/as-tool';
-import { loadRun, listRuns, StoreError } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 
+import { DelegationError } from '../../../support/internal-errors';
+import { configErrorOf } from '../../../support/config-error';
 interface Deps {
   year: number;
 }
@@ -275,7 +277,7 @@ describe('agent as a tool (spec §22)', () => {
   test('AT-7 asTool with an empty name throws; agentTool without an agent throws', () => {
     const agent = new Agent({ model: new ScriptedModel() });
 
-    expect(() => agent.asTool('', 'desc')).toThrow(ToolDefinitionError);
+    expect(() => agent.asTool('', 'desc')).toThrow(configErrorOf('tool'));
     expect(() => agentTool(null, 'x', 'desc', {})).toThrow('asTool needs an agent');
     expect(() => agentTool(undefined, 'x', 'desc', {})).toThrow('asTool needs an agent');
   });

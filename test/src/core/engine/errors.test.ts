@@ -2,13 +2,13 @@ import * as engineErrors from '../../../../src/core/engine/errors';
 import * as usageErrors from '../../../../src/core/engine/usage-limit';
 import * as cancellation from '../../../../src/core/errors/cancellation';
 import * as modelErrors from '../../../../src/core/errors/errors';
+import * as configErrors from '../../../../src/core/kit/config-error';
 import {
   Agent,
   ModelHTTPError,
   RUN_STAGES,
   RunError,
   ToolError,
-  UndeclaredToolError,
   defineTool,
   historyFromPartial,
   INTERRUPTED_RESULT,
@@ -19,11 +19,13 @@ import {
   type OutputDecoder,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { UndeclaredToolError } from '../../../support/internal-errors';
 
 type EngineErrors = typeof import('../../../../src/core/engine/errors');
 type UsageErrors = typeof import('../../../../src/core/engine/usage-limit');
 type Cancellation = typeof import('../../../../src/core/errors/cancellation');
 type ModelErrors = typeof import('../../../../src/core/errors/errors');
+type ConfigErrors = typeof import('../../../../src/core/kit/config-error');
 
 /** One loaded copy of the error modules. */
 interface Copy {
@@ -31,6 +33,7 @@ interface Copy {
   usage: UsageErrors;
   cancellation: Cancellation;
   model: ModelErrors;
+  config: ConfigErrors;
 }
 
 const primary: Copy = {
@@ -38,6 +41,7 @@ const primary: Copy = {
   usage: usageErrors,
   cancellation,
   model: modelErrors,
+  config: configErrors,
 };
 
 /** A second copy of the modules, as a duplicate install of the package would give. */
@@ -49,6 +53,7 @@ function duplicateCopy(): Copy {
       usage: jest.requireActual<UsageErrors>('../../../../src/core/engine/usage-limit'),
       cancellation: jest.requireActual<Cancellation>('../../../../src/core/errors/cancellation'),
       model: jest.requireActual<ModelErrors>('../../../../src/core/errors/errors'),
+      config: jest.requireActual<ConfigErrors>('../../../../src/core/kit/config-error'),
     };
   });
   if (copy === undefined) throw new Error('isolateModules did not load the copy');
@@ -76,7 +81,11 @@ const classes: [string, (c: Copy) => ErrorClass, (c: Copy) => Error][] = [
     (c) => c.engine.AttemptsExhaustedError,
     (c) => new c.engine.AttemptsExhaustedError('model', 2, new Error('x')),
   ],
-  ['ConfigError', (c) => c.engine.ConfigError, (c) => new c.engine.ConfigError('bad config')],
+  [
+    'ConfigError',
+    (c) => c.config.ConfigError,
+    (c) => new c.config.ConfigError('bad config', { component: 'agent' }),
+  ],
   ['RunInputError', (c) => c.engine.RunInputError, (c) => new c.engine.RunInputError('bad input')],
   [
     'UsageLimitError',

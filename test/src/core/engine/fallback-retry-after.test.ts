@@ -5,10 +5,8 @@
  */
 import {
   Agent,
-  FallbackExhaustedError,
   FallbackModel,
   ModelHTTPError,
-  RetryAfterTooLongError,
   RunError,
   findError,
   retryAfterOf,
@@ -16,6 +14,7 @@ import {
   type Sleep,
 } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
+import { FallbackExhaustedError, RetryAfterTooLongError } from '../../../support/internal-errors';
 
 function http(status: number, retryAfter?: number): ModelHTTPError {
   return new ModelHTTPError({ status, provider: 'p', retryAfter });

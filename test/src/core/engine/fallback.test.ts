@@ -1,8 +1,6 @@
 import {
   Agent,
   CancelledError,
-  FallbackConfigError,
-  FallbackExhaustedError,
   FallbackModel,
   ModelHTTPError,
   RunError,
@@ -12,8 +10,10 @@ import {
   type Model,
   type ModelRequest,
   type RunEvent,
+  ConfigError,
 } from 'golem';
 import { FunctionModel, ScriptedModel, StreamFunctionModel, textResponse } from 'golem/testing';
+import { FallbackExhaustedError } from '../../../support/internal-errors';
 
 function http(status: number, provider = 'primary'): ModelHTTPError {
   return new ModelHTTPError({ status, provider, message: `status ${status}` });
@@ -146,14 +146,14 @@ describe('§11.3 FallbackModel.generate', () => {
     { name: 'zero alternates', members: () => [new ScriptedModel()] },
     { name: 'no members', members: () => [] },
     { name: 'a member without generate', members: () => [new ScriptedModel(), {}] },
-  ])('FB-6 construction with $name throws FallbackConfigError', ({ members }) => {
+  ])('FB-6 construction with $name throws fallback ConfigError', ({ members }) => {
     let caught: unknown;
     try {
       new FallbackModel(members() as Model[]);
     } catch (error) {
       caught = error;
     }
-    expect(FallbackConfigError.is(caught)).toBe(true);
+    expect(ConfigError.is(caught, 'fallback')).toBe(true);
   });
 
   test('FB custom shouldFallback: a non-retryable failure it accepts falls back, and it sees the failure', async () => {
@@ -244,7 +244,7 @@ describe('§11.3 FallbackModel.stream', () => {
 
     const error = await rejection(model.stream(request(), () => undefined));
 
-    expect(FallbackConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'fallback')).toBe(true);
     expect(primary.calls).toBe(0);
     expect(plain.calls).toBe(0);
   });

@@ -2,7 +2,6 @@ import {
   Agent,
   defineTool,
   findError,
-  ModelResponseError,
   ModelRetry,
   RunError,
   ToolError,
@@ -11,6 +10,7 @@ import {
   type ModelResponse,
   type Tool,
 } from 'golem';
+import { ModelResponseError } from '../../../support/internal-errors';
 
 /**
  * A model that returns whatever it is given, unchecked and by reference, one outcome per call, and

@@ -7,7 +7,6 @@
 import {
   Agent,
   ConfigError,
-  ModelResponseError,
   RunError,
   defineTool,
   fileSearchTool,
@@ -16,6 +15,7 @@ import {
   type ModelResponse,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { ModelResponseError } from '../../../support/internal-errors';
 
 const local = defineTool({
   name: 'lookup',

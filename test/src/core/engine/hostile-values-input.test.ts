@@ -4,17 +4,10 @@
  * documented stage: before any model call) caused by the value; observers stay advisory; an
  * approved re-run on resume and a delegation renderer fail at the `tool` stage with the value kept.
  */
-import {
-  Agent,
-  DelegationError,
-  RunError,
-  RunInputError,
-  ToolError,
-  defineTool,
-  requireApproval,
-} from 'golem';
+import { Agent, RunError, RunInputError, ToolError, defineTool, requireApproval } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { HOSTILE_KINDS, containsHostileRead } from '../../../support/hostile-values';
+import { DelegationError } from '../../../support/internal-errors';
 
 const kinds = HOSTILE_KINDS.map((kind) => [kind.name, kind] as const);
 

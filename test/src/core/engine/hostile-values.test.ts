@@ -4,18 +4,10 @@
  * functions) ends the run with a `RunError` at the right stage, its partial evidence intact and the
  * hostile value kept as the cause — never with the error of a getter the engine tripped over.
  */
-import {
-  Agent,
-  AttemptsExhaustedError,
-  ModelRetry,
-  RunError,
-  StreamAbandonedError,
-  ToolError,
-  defineTool,
-  type Sleep,
-} from 'golem';
+import { Agent, ModelRetry, RunError, ToolError, defineTool, type Sleep } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { HOSTILE_KINDS, containsHostileRead } from '../../../support/hostile-values';
+import { AttemptsExhaustedError, StreamAbandonedError } from '../../../support/internal-errors';
 
 const kinds = HOSTILE_KINDS.map((kind) => [kind.name, kind] as const);
 

@@ -6,12 +6,11 @@ import {
   ModelHTTPError,
   RunError,
   ToolError,
-  TurnLimitError,
-  UndeclaredToolError,
   type Tool,
 } from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
+import { TurnLimitError, UndeclaredToolError } from '../../../support/internal-errors';
 interface Tenant {
   tenant: string;
 }

@@ -1,6 +1,5 @@
 import {
   Agent,
-  AttemptsExhaustedError,
   ConfigError,
   ModelRetry,
   RunError,
@@ -10,6 +9,7 @@ import {
   type RunEvent,
 } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
+import { AttemptsExhaustedError } from '../../../support/internal-errors';
 
 /** Accepts only the content `exact`; rejects anything else with a ModelRetry naming it. */
 const exactOnly: OutputDecoder<string> = (response: ModelResponse) => {

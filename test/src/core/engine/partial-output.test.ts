@@ -2,7 +2,6 @@ import {
   Agent,
   ModelRetry,
   RunError,
-  StreamAbandonedError,
   decodeJSON,
   defineTool,
   errorChain,
@@ -12,6 +11,7 @@ import {
 } from 'golem';
 import { StreamFunctionModel, textResponse } from 'golem/testing';
 
+import { StreamAbandonedError } from '../../../support/internal-errors';
 interface Forecast {
   city: string;
   celsius: number;

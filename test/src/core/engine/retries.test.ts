@@ -1,6 +1,5 @@
 import {
   Agent,
-  AttemptsExhaustedError,
   CancelledError,
   DeadlineExceededError,
   ModelHTTPError,
@@ -16,6 +15,7 @@ import {
   type Sleep,
 } from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { AttemptsExhaustedError } from '../../../support/internal-errors';
 
 function http(
   status: number,

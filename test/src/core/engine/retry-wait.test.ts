@@ -6,12 +6,10 @@
 import fc from 'fast-check';
 import {
   Agent,
-  AttemptsExhaustedError,
   ConfigError,
   DEFAULT_MAX_RETRY_WAIT_MS,
   MAX_TIMEOUT_MS,
   ModelHTTPError,
-  RetryAfterTooLongError,
   RunError,
   isCancellation,
   isRetryable,
@@ -20,6 +18,7 @@ import {
 } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { planRetry } from '../../../../src/core/engine/retry';
+import { AttemptsExhaustedError, RetryAfterTooLongError } from '../../../support/internal-errors';
 
 function http(status: number, retryAfter?: number): ModelHTTPError {
   return new ModelHTTPError({ status, provider: 'p', message: `status ${status}`, retryAfter });

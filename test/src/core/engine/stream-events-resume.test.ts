@@ -2,7 +2,7 @@
  * `agent.resumeStream`: the streaming twin of `agent.resume`, from an in-memory paused history or
  * a stored run's id, with typed events for the resolved calls and the continuation.
  */
-import { Agent, ConfigError, RunError, StreamAbandonedError, defineTool, loadRun } from 'golem';
+import { Agent, ConfigError, RunError, defineTool, loadRun } from 'golem';
 import type { RunStreamEvent } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import {
@@ -12,6 +12,7 @@ import {
   textResponse,
   toolCallResponse,
 } from 'golem/testing';
+import { StreamAbandonedError } from '../../../support/internal-errors';
 
 const pay = defineTool({
   name: 'pay',

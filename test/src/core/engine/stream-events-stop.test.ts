@@ -2,16 +2,9 @@
  * Stopping a streaming run: a reader that stops early (any view) or the caller's signal aborts
  * the run at once — the model sees its signal abort — and the RunError keeps the evidence.
  */
-import {
-  Agent,
-  CancelledError,
-  RunError,
-  StreamAbandonedError,
-  defineTool,
-  errorChain,
-  type RunStream,
-} from 'golem';
+import { Agent, CancelledError, RunError, defineTool, errorChain, type RunStream } from 'golem';
 import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+import { StreamAbandonedError } from '../../../support/internal-errors';
 
 /** Resolves with the signal's reason once it aborts. */
 function aborted(signal: AbortSignal | undefined): Promise<unknown> {

@@ -1,5 +1,6 @@
-import { Agent, RunError, StreamInterruptedError, historyFromPartial } from 'golem';
+import { Agent, RunError, historyFromPartial } from 'golem';
 import { StreamFunctionModel, textResponse } from 'golem/testing';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 describe('ADV-3 text already streamed survives a failed stream', () => {
   test('a stream that fails after "Hel" keeps the text as partial.interrupted, outside the replayable messages', async () => {

@@ -4,7 +4,6 @@ import {
   ModelHTTPError,
   ModelRetry,
   RunError,
-  StreamAbandonedError,
   defineTool,
   errorChain,
   type Delta,
@@ -17,6 +16,7 @@ import {
   textResponse,
   toolCallResponse,
 } from 'golem/testing';
+import { StreamAbandonedError } from '../../../support/internal-errors';
 
 const roll = defineTool({
   name: 'roll',

@@ -3,13 +3,13 @@ import {
   ConfigError,
   RunError,
   ToolError,
-  UndeclaredToolError,
   defineTool,
   errorChain,
   findError,
   type RunEvent,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { UndeclaredToolError } from '../../../support/internal-errors';
 
 // Spec §13 (tool choice) with decision D2 (empty choice rejected) and D3 (a call to a
 // registered but unadvertised tool is undeclared: tool stage, nothing executes).

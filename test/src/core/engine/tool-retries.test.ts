@@ -1,10 +1,8 @@
 import {
   Agent,
-  AttemptsExhaustedError,
   ModelRetry,
   RunError,
   ToolError,
-  UndeclaredToolError,
   defineTool,
   errorChain,
   isRecord,
@@ -12,6 +10,7 @@ import {
   type Tool,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { AttemptsExhaustedError, UndeclaredToolError } from '../../../support/internal-errors';
 
 /** `roll(n)`: rejects n <= 0 correctably, fails plainly for n = 99, else returns `rolled n`. */
 function rollTool(extra: { maxRetries?: number; name?: string } = {}) {

@@ -4,7 +4,6 @@ import {
   DeadlineExceededError,
   RunError,
   RunInputError,
-  ToolDefinitionError,
   ToolError,
   defineTool,
   errorChain,
@@ -15,6 +14,7 @@ import {
   type ToolContext,
 } from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { configErrorOf } from '../../../support/config-error';
 
 // Spec §12 (tool timeouts) and the whole-run deadline (run option `timeout`, agent `runTimeout`).
 // The only real timers are the 1–5 ms deadlines of tools and runs that wait on their own signal.
@@ -252,7 +252,7 @@ describe('tool timeouts (spec §12)', () => {
   test('TT-4 a negative tool timeout is rejected by defineTool', () => {
     expect(() =>
       defineTool({ name: 'neg', schema: { type: 'object' }, timeout: -1, execute: () => 'x' }),
-    ).toThrow(ToolDefinitionError);
+    ).toThrow(configErrorOf('tool'));
   });
 
   test('TT-4 a negative agent toolTimeout is rejected at construction', () => {

@@ -7,12 +7,10 @@
 import { getEventListeners } from 'node:events';
 import {
   Agent,
-  AttemptsExhaustedError,
   ConfigError,
   MAX_TIMEOUT_MS,
   RunError,
   RunInputError,
-  TurnTimeoutError,
   cancellationError,
   isCancellation,
   isDeadlineExceeded,
@@ -22,6 +20,7 @@ import {
   type Sleep,
 } from 'golem';
 import { FunctionModel, StreamFunctionModel, ScriptedModel, textResponse } from 'golem/testing';
+import { AttemptsExhaustedError, TurnTimeoutError } from '../../../support/internal-errors';
 
 beforeEach(() => {
   jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });

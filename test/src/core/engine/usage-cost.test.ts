@@ -3,7 +3,6 @@ import {
   ConfigError,
   FallbackModel,
   ModelHTTPError,
-  PriceTableError,
   RunError,
   UsageLimitError,
   defineTool,
@@ -15,6 +14,7 @@ import {
 } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { configErrorOf } from '../../../support/config-error';
 
 // Detailed usage summed across turns, run costs from a price table, and the bounds on them.
 
@@ -163,7 +163,7 @@ describe('cost', () => {
     expect(() => priceTable({ 'gpt-4o': { input: -1, output: 1 } })).toThrow(
       /priceTable\["gpt-4o"\]\.input must be a number >= 0/,
     );
-    expect(() => priceTable({ 'gpt-4o': { input: 1 } as never })).toThrow(PriceTableError);
+    expect(() => priceTable({ 'gpt-4o': { input: 1 } as never })).toThrow(configErrorOf('prices'));
     expect(() => priceTable({ x: { input: 1, output: 1 } }, { currency: '' })).toThrow(/currency/);
   });
 });

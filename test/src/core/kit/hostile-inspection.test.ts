@@ -5,9 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  AttemptsExhaustedError,
   CancelledError,
-  FallbackExhaustedError,
   FallbackModel,
   GolemError,
   ModelHTTPError,
@@ -26,6 +24,7 @@ import {
   type Model,
 } from 'golem';
 import { HOSTILE_KINDS, type HostileKind } from '../../../support/hostile-values';
+import { AttemptsExhaustedError, FallbackExhaustedError } from '../../../support/internal-errors';
 
 const kinds = HOSTILE_KINDS.map((kind) => [kind.name, kind] as const);
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- peer loaders are literal requires, as in the entry points */
-import { GolemError, MissingPeerError, checkPeers } from 'golem';
+import { GolemError, checkPeers, ConfigError } from 'golem';
 
 /** A loader for a package that is not installed: a real `require`, which throws. */
 const absent = (name: string) => (): unknown => require(name) as unknown;
@@ -14,7 +14,7 @@ describe('checkPeers', () => {
     expect(loaded).toEqual(['typescript', 'fast-check']);
   });
 
-  test('a package that is not installed throws a MissingPeerError naming the install command', () => {
+  test('a package that is not installed throws a missing-peer ConfigError naming the install command', () => {
     let thrown: unknown;
     try {
       checkPeers('golem/example', {
@@ -24,10 +24,14 @@ describe('checkPeers', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(MissingPeerError.is(thrown)).toBe(true);
+    expect(ConfigError.is(thrown, 'peers')).toBe(true);
     expect(GolemError.isGolemError(thrown)).toBe(true);
-    const error = thrown as MissingPeerError;
-    expect(error.kind).toBe('MissingPeerError');
+    const error = thrown as ConfigError;
+    expect([error.kind, error.component, error.reason]).toEqual([
+      'ConfigError',
+      'peers',
+      'missing-peer',
+    ]);
     expect(error.entryPoint).toBe('golem/example');
     expect(error.packages).toEqual(['golem-test-not-installed-a']);
     expect(error.command).toBe('npm install golem-test-not-installed-a');

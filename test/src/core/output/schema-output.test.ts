@@ -10,13 +10,13 @@ import {
   Agent,
   ModelRetry,
   RunError,
-  StandardSchemaError,
   decodeJSON,
   errorChain,
   jsonSchemaOf,
   schemaOutput,
   type ModelResponse,
   type StandardSchemaV1,
+  ConfigError,
 } from 'golem';
 import { ScriptedModel, TestModel, textResponse, toolCallResponse } from 'golem/testing';
 
@@ -165,7 +165,7 @@ test('a validate breaking the contract fails the run at decode, not as a correct
     (e: unknown) => e,
   );
   expect(RunError.is(error) && error.stage).toBe('decode');
-  expect([...errorChain(error)].some((e) => StandardSchemaError.is(e))).toBe(true);
+  expect([...errorChain(error)].some((e) => ConfigError.is(e, 'schema'))).toBe(true);
   expect(model.requests).toHaveLength(1);
 });
 

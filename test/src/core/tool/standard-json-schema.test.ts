@@ -6,7 +6,7 @@
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { jsonSchemaOf, StandardSchemaError, type JsonSchema, type StandardSchemaV1 } from 'golem';
+import { jsonSchemaOf, type JsonSchema, type StandardSchemaV1, ConfigError } from 'golem';
 import { stripAddedNulls, toStrictSchema } from 'golem/providers/openai';
 import { canonicalJsonSchema } from '../../../../src/core/tool/json-schema-canonical';
 import {
@@ -161,16 +161,16 @@ test('maps (additionalProperties given) and open objects are left as declared', 
   expect(props(schema).extra?.additionalProperties).toEqual({});
 });
 
-test('a schema the library cannot convert is a StandardSchemaError naming the fix', () => {
+test('a schema the library cannot convert is a schema ConfigError naming the fix', () => {
   const error = catchError(() => jsonSchemaOf(z.object({ when: z.date() })));
-  expect(StandardSchemaError.is(error)).toBe(true);
-  expect((error as StandardSchemaError).vendor).toBe('zod');
+  expect(ConfigError.is(error, 'schema')).toBe(true);
+  expect((error as ConfigError).vendor).toBe('zod');
   expect((error as Error).message).toMatch(
     /^the zod schema cannot be converted to JSON Schema \(.+\); simplify it, or pass `schema` \(a JSON Schema\) beside it$/,
   );
 });
 
-test('a library golem has no converter for is a StandardSchemaError asking for `schema`', () => {
+test('a library golem has no converter for is a schema ConfigError asking for `schema`', () => {
   const custom: StandardSchemaV1<unknown, string> = {
     '~standard': { version: 1, vendor: 'acme', validate: (value) => ({ value: String(value) }) },
   };
@@ -212,7 +212,7 @@ test('a zod 3 schema (no `_zod` internals) is refused with the upgrade path', ()
   );
 });
 
-test('a missing converter package is a StandardSchemaError naming `npm install`', () => {
+test('a missing converter package is a schema ConfigError naming `npm install`', () => {
   const missing: ConverterLoaders = {
     zod: () => ({}),
     valibot: () => {
@@ -222,7 +222,7 @@ test('a missing converter package is a StandardSchemaError naming `npm install`'
     },
   };
   const error = catchError(() => deriveJsonSchema(v.object({ a: v.string() }), missing));
-  expect(StandardSchemaError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'schema')).toBe(true);
   expect((error as Error).message).toBe(
     'converting a valibot schema to JSON Schema needs the package @valibot/to-json-schema, an optional peer dependency of golem: run `npm install @valibot/to-json-schema` (or pass `schema`, a JSON Schema, beside the valibot schema)',
   );

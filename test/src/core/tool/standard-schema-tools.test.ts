@@ -10,12 +10,11 @@ import {
   Agent,
   ModelRetry,
   RunError,
-  StandardSchemaError,
-  ToolDefinitionError,
   defineTool,
   errorChain,
   type StandardSchemaV1,
   type Tool,
+  ConfigError,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
@@ -243,7 +242,7 @@ test('a validate that breaks the Standard Schema contract fails the run at the t
     (e: unknown) => e,
   );
   expect(RunError.is(error) && error.stage).toBe('tool');
-  const cause = [...errorChain(error)].find((e) => StandardSchemaError.is(e));
+  const cause = [...errorChain(error)].find((e) => ConfigError.is(e, 'schema'));
   expect((cause as Error | undefined)?.message).toBe(
     "the acme schema's validate returned null, not { value } or { issues }; it does not implement Standard Schema v1",
   );
@@ -265,19 +264,19 @@ describe('definition errors name the tool and the fix', () => {
     );
   });
 
-  test('a schema with no JSON Schema form, as a ToolDefinitionError caused by the StandardSchemaError', () => {
+  test('a schema with no JSON Schema form, as a tool ConfigError caused by the schema ConfigError', () => {
     let error: unknown;
     try {
       defineTool({ name: 'when', args: z.object({ at: z.date() }), execute: () => '' });
     } catch (e) {
       error = e;
     }
-    expect(ToolDefinitionError.is(error)).toBe(true);
-    expect((error as ToolDefinitionError).toolName).toBe('when');
+    expect(ConfigError.is(error, 'tool')).toBe(true);
+    expect((error as ConfigError).toolName).toBe('when');
     expect((error as Error).message).toMatch(
       /^tool "when": the zod schema cannot be converted to JSON Schema \(.+\); simplify it, or pass `schema` \(a JSON Schema\) beside it$/,
     );
-    expect(StandardSchemaError.is((error as Error).cause)).toBe(true);
+    expect(ConfigError.is((error as Error).cause, 'schema')).toBe(true);
   });
 
   test('with `schema` beside it, a schema with no JSON Schema form is usable', () => {

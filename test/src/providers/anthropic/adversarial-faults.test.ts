@@ -3,18 +3,17 @@
  * truncated and malformed streams, and an oversized line (small cap through an injected fetch
  * that counts reads; the specified 9 MiB / 8 MiB through the loopback server).
  */
-import {
-  isRetryable,
-  ModelHTTPError,
-  ModelProtocolError,
-  StreamInterruptedError,
-  type Delta,
-} from 'golem';
-import { anthropic, SseLineTooLongError } from 'golem/providers/anthropic';
+import { isRetryable, ModelHTTPError, type Delta } from 'golem';
+import { anthropic } from 'golem/providers/anthropic';
 import { startReplayServer } from '../../../support/replay-server';
 import { chunkedFetch, encoder, request, streamChunks, type BodyStats } from './chunked-fetch';
 import { API_KEY, sse, sseReply } from './support';
 
+import {
+  ModelProtocolError,
+  SseLineTooLongError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 describe('ADV-3 truncated and malformed streams', () => {
   const head = sse(
     { type: 'message_start', message: { model: 'm' } },

@@ -6,8 +6,6 @@
  * as evidence from both `generate` and `stream`.
  */
 import {
-  ModelConfigError,
-  UnsupportedHostedToolError,
   UnsupportedPartError,
   audioData,
   documentData,
@@ -17,9 +15,11 @@ import {
   webSearchTool,
   type ModelRequest,
   type Part,
+  ConfigError,
 } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { DeltaLog, jsonReply, modelFor, ownFixture, sseReply } from './support';
+import { UnsupportedHostedToolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -190,6 +190,6 @@ test('other hosted tools are refused; a local tool named web_search clashes with
       }),
     )
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(clash)).toBe(true);
+  expect(ConfigError.is(clash, 'model')).toBe(true);
   expect(server.requests).toHaveLength(0);
 });

@@ -3,17 +3,11 @@
  * message, Retry-After), transport failures, cancellation, the adapter timeout, bodies that are
  * not messages, and key redaction.
  */
-import {
-  CancelledError,
-  isRetryable,
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelTransportError,
-  type ModelRequest,
-} from 'golem';
+import { CancelledError, isRetryable, ModelHTTPError, type ModelRequest } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, jsonReply, modelFor, ownFixture } from './support';
+import { ModelProtocolError, ModelTransportError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

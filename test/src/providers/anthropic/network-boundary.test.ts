@@ -7,19 +7,17 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import {
-  isRetryable,
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ModelTransportError,
-  ResponseTooLargeError,
-  type ModelRequest,
-} from 'golem';
+import { isRetryable, ModelHTTPError, type ModelRequest } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, jsonReply, modelFor, sse, sseReply } from './support';
 
+import {
+  ModelProtocolError,
+  ModelRedirectError,
+  ModelTransportError,
+  ResponseTooLargeError,
+} from '../../../support/internal-errors';
 let server: ReplayServer;
 let other: ReplayServer;
 beforeEach(async () => {

@@ -2,9 +2,9 @@
  * The API key stays out of everything a user or a log can see (issue 12): error messages, the
  * whole `cause` chain, `ModelHTTPError.body`, redirect locations and run events, whatever form
  * the key has (spaces, padding, quotes, Latin-1) and wherever the server echoes it. A key HTTP
- * cannot carry is a `ModelConfigError` that names the header, never the key.
+ * cannot carry is a `model` `ConfigError` that names the header, never the key.
  */
-import { Agent, isRetryable, ModelConfigError, type ModelRequest, type RunEvent } from 'golem';
+import { Agent, isRetryable, type ModelRequest, type RunEvent, ConfigError } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { visibleText } from '../../../support/visible-text';
@@ -135,13 +135,13 @@ describe.each([
   ['a character above U+00FF', 'sk-ant-ключ-0123456789'],
 ])('a key with %s', (_, key) => {
   test.each(['generate', 'stream'] as const)(
-    '%s: a non-retryable ModelConfigError naming the header, not the key; nothing is sent',
+    '%s: a non-retryable model ConfigError naming the header, not the key; nothing is sent',
     async (kind) => {
       const model = modelWith(key);
       const error = await failure(
         kind === 'generate' ? model.generate(request) : model.stream(request, () => undefined),
       );
-      expect(ModelConfigError.is(error)).toBe(true);
+      expect(ConfigError.is(error, 'model')).toBe(true);
       expect(isRetryable(error)).toBe(false);
       expect((error as Error).message).toContain('"x-api-key"');
       expectNoKey(error, key);

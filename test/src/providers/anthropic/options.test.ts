@@ -1,8 +1,8 @@
 /**
  * Construction of the Anthropic adapter: explicit configuration validated up front
- * (`ModelConfigError` naming the field), the model name, and the URL it calls.
+ * (`model` `ConfigError` naming the field), the model name, and the URL it calls.
  */
-import { isStreamingModel, ModelConfigError } from 'golem';
+import { isStreamingModel, ConfigError } from 'golem';
 import {
   anthropic,
   AnthropicModel,
@@ -19,10 +19,10 @@ function configError(options: unknown): string {
   try {
     anthropic(options as AnthropicOptions);
   } catch (error) {
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     return (error as Error).message;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 const ok = { model: 'claude-sonnet-4-5', apiKey: API_KEY };
@@ -124,7 +124,7 @@ test.each([
     { ...ok, thinking: { mode: 'adaptive', budgetTokens: 0 } },
     'anthropic: `thinking.budgetTokens` must be a positive integer',
   ],
-])('%s → ModelConfigError', (_label, options, message) => {
+])('%s → model ConfigError', (_label, options, message) => {
   expect(configError(options)).toBe(message);
 });
 

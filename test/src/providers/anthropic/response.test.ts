@@ -2,9 +2,10 @@
  * Response normalisation of the Anthropic adapter beyond the recorded fixtures: finish reasons,
  * usage with cache tokens, server tool evidence, omitted thinking, and odd shapes.
  */
-import { ModelProtocolError, type ModelRequest } from 'golem';
+import { type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { jsonReply, modelFor, ownFixture } from './support';
+import { ModelProtocolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

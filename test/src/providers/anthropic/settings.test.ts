@@ -3,7 +3,7 @@
  * max_tokens default, thinking and effort, stop sequences, extraBody, the output schema and the
  * configured headers.
  */
-import { ModelConfigError, type ModelRequest, type ModelSettings } from 'golem';
+import { type ModelRequest, type ModelSettings, ConfigError } from 'golem';
 import type { AnthropicOptions } from 'golem/providers/anthropic';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { jsonReply, modelFor, ownFixture } from './support';
@@ -31,7 +31,7 @@ async function rejected(settings: ModelSettings): Promise<string> {
   const error = await modelFor(server)
     .generate({ ...base, settings })
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect(server.requests).toHaveLength(sent);
   return (error as Error).message;
 }
@@ -68,7 +68,7 @@ test.each([
     'anthropic: `settings.maxTokens` must be an integer >= 0, got 1.5',
   ],
 ])(
-  'RQ-1 %s is rejected with ModelConfigError before any request',
+  'RQ-1 %s is rejected with model ConfigError before any request',
   async (_label, settings, message) => {
     expect(await rejected(settings)).toBe(message);
   },

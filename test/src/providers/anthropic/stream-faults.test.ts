@@ -2,18 +2,11 @@
  * Stream faults of the Anthropic adapter: resets, early EOF, malformed frames, provider error
  * events, handler errors and back-pressure, cancellation, and events that break the protocol.
  */
-import {
-  CancelledError,
-  isRetryable,
-  ModelHTTPError,
-  ModelProtocolError,
-  StreamInterruptedError,
-  type Delta,
-  type ModelRequest,
-} from 'golem';
+import { CancelledError, isRetryable, ModelHTTPError, type Delta, type ModelRequest } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, modelFor, ownFixture, sse, sseReply } from './support';
+import { ModelProtocolError, StreamInterruptedError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

@@ -4,9 +4,10 @@
  * the stop reason and the final usage arrived (what Anthropic's own SDKs do with the same bytes).
  * Cut before that, it is still an interrupted stream.
  */
-import { isRetryable, StreamInterruptedError, type Delta, type ModelRequest } from 'golem';
+import { isRetryable, type Delta, type ModelRequest } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { modelFor, sse, sseReply } from './support';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

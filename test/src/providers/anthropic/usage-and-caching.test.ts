@@ -5,7 +5,7 @@
  * `settings.cache` and message `cachePoint`s become `cache_control` breakpoints on the last
  * tool, the system prompt and message blocks — at most 4, the API's limit.
  */
-import { ModelConfigError, type Message, type ModelRequest, type ToolSpec } from 'golem';
+import { type Message, type ModelRequest, type ToolSpec, ConfigError } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { jsonReply, modelFor, sse, sseReply } from './support';
 
@@ -187,11 +187,11 @@ test('no cache and no marker: the body carries no cache_control at all', async (
   expect(breakpoints(body)).toEqual([]);
 });
 
-test('a malformed cache setting is a ModelConfigError before anything is sent', async () => {
+test('a malformed cache setting is a model ConfigError before anything is sent', async () => {
   const error = await modelFor(server)
     .generate({ messages: conversation, tools, settings: { cache: { ttl: '10m' } as never } })
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect((error as Error).message).toMatch(/settings\.cache\.ttl/);
   expect(server.requests).toHaveLength(0);
 });

@@ -3,12 +3,17 @@
  * stream shape (a choice-less first chunk with prompt_filter_results, content_filter_results on
  * every choice).
  */
-import { ModelProtocolError, StreamInterruptedError, userMessage } from 'golem';
+import { userMessage } from 'golem';
 import type { ModelRequest, ModelResponse } from 'golem';
-import { SseLineTooLongError, azure, type AzureOptions } from 'golem/providers/azure';
+import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer } from '../../../support/replay-server';
 import { chunk, chunkedFetch, collector, sse, splitAt } from '../openai/support';
 
+import {
+  ModelProtocolError,
+  SseLineTooLongError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
 const encoder = new TextEncoder();
 

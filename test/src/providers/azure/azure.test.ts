@@ -1,18 +1,11 @@
 /**
  * Azure OpenAI addressing, authentication and configuration, plus the Azure-specific gotchas.
  */
-import {
-  Agent,
-  ModelConfigError,
-  ModelTransportError,
-  defineTool,
-  userMessage,
-  type Delta,
-  type ModelRequest,
-} from 'golem';
+import { Agent, defineTool, userMessage, type Delta, type ModelRequest, ConfigError } from 'golem';
 import { AzureChatModel, azure, azureURL, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, completion, sse, usageChunk } from '../openai/support';
+import { ModelTransportError } from '../../../support/internal-errors';
 
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
 const ok = () => ({ body: JSON.stringify(completion({ content: 'ok' })) });
@@ -29,10 +22,10 @@ function configError(options: unknown): string {
   try {
     azure(options as AzureOptions);
   } catch (error) {
-    if (ModelConfigError.is(error)) return error.message;
+    if (ConfigError.is(error, 'model')) return error.message;
     throw error;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 const base = { deployment: 'gpt-4o', apiVersion: '2024-10-21', apiKey: 'key-123456' };

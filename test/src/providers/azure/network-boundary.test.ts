@@ -5,17 +5,12 @@
  */
 import {
   Agent,
-  ModelConfigError,
   ModelHTTPError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ModelTransportError,
-  ResponseTooLargeError,
-  StreamInterruptedError,
   isRetryable,
   userMessage,
   type ModelRequest,
   type RunEvent,
+  ConfigError,
 } from 'golem';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
@@ -28,6 +23,13 @@ import {
 } from '../openai/boundary-support';
 import { chunk, completion, sse, usageChunk } from '../openai/support';
 
+import {
+  ModelProtocolError,
+  ModelRedirectError,
+  ModelTransportError,
+  ResponseTooLargeError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 const KEY = 'azure-key-0123456789abcdef';
 const TOKEN = 'eyJ0eXAiOiJKV1QiLCJhbGciOi.entra-token';
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
@@ -114,9 +116,9 @@ describe('secrets', () => {
     ['an api-key', { apiKey: 'azure-key\n0123' }, 'api-key'],
     ['a token from getToken', { getToken: () => 'eyJ\r\ntoken' }, 'authorization'],
     ['a non-Latin-1 token', { azureADToken: 'токен-0123' }, 'authorization'],
-  ])('%s HTTP cannot carry is a ModelConfigError naming the header', async (_, auth, header) => {
+  ])('%s HTTP cannot carry is a model ConfigError naming the header', async (_, auth, header) => {
     const error = await failure(model(auth).generate(hi));
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain(`"${header}"`);
     expect(visibleText(error)).not.toMatch(/azure-key|eyJ|токен/);
     expect(server.requests).toEqual([]);

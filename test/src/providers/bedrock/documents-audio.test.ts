@@ -5,7 +5,6 @@
  * signed or sent.
  */
 import {
-  UnsupportedHostedToolError,
   UnsupportedPartError,
   audioData,
   audioUrl,
@@ -17,6 +16,7 @@ import {
   type Part,
 } from 'golem';
 import { jsonReply, ownFixture, rejection, useHarness } from './support';
+import { UnsupportedHostedToolError } from '../../../support/internal-errors';
 
 const harness = useHarness();
 

@@ -5,17 +5,19 @@
 import {
   CancelledError,
   DeadlineExceededError,
-  ModelConfigError,
   ModelHTTPError,
-  ModelProtocolError,
-  ModelTransportError,
-  StreamInterruptedError,
   isRetryable,
   type ModelRequest,
+  ConfigError,
 } from 'golem';
 import { classifyError } from '../../../../src/providers/bedrock/errors';
 import { CREDENTIALS, jsonReply, rejection, useHarness } from './support';
 
+import {
+  ModelProtocolError,
+  ModelTransportError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
 const ERRORTYPE_SUFFIX = ':http://internal.amazon.com/coral/com.amazon.bedrock/';
@@ -137,7 +139,8 @@ describe('Bedrock transport, protocol and cancellation failures', () => {
     server.push({ reset: true });
     const error = await rejection(model().generate(request));
     expect(ModelTransportError.is(error)).toBe(true);
-    // Node says "socket hang up" (ECONNRESET); under jest's VM realm the SDK re-wraps it as "… aborted".
+    // Node says "socket hang up" (ECONNRESET); under jest's VM realm the SDK re-wraps it as "…
+    // aborted".
     expect((error as Error).message).toMatch(
       /^bedrock: transport failure: .*(socket hang up|aborted)/,
     );
@@ -208,20 +211,20 @@ describe('Bedrock transport, protocol and cancellation failures', () => {
 describe('classifyError on SDK failures the replay server cannot produce', () => {
   const ctx = { phase: 'request' as const, secrets: [] };
 
-  test('missing credentials → ModelConfigError', () => {
+  test('missing credentials → model ConfigError', () => {
     const error = Object.assign(new Error('Could not load credentials from any providers'), {
       name: 'CredentialsProviderError',
     });
     const mapped = classifyError(error, ctx);
-    expect(ModelConfigError.is(mapped)).toBe(true);
+    expect(ConfigError.is(mapped, 'model')).toBe(true);
     expect(mapped.message).toBe(
       'bedrock: could not load AWS credentials: Could not load credentials from any providers',
     );
   });
 
-  test('a missing region → ModelConfigError explaining where to set it', () => {
+  test('a missing region → model ConfigError explaining where to set it', () => {
     const mapped = classifyError(new Error('Region is missing'), ctx);
-    expect(ModelConfigError.is(mapped)).toBe(true);
+    expect(ConfigError.is(mapped, 'model')).toBe(true);
     expect(mapped.message).toBe(
       'bedrock: no AWS region: pass `region` (or a client configured with one), or configure a region for the AWS SDK (AWS_REGION or a profile)',
     );

@@ -5,15 +5,7 @@
  * settled call retains nothing.
  */
 import { getEventListeners } from 'node:events';
-import {
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ModelTransportError,
-  ResponseTooLargeError,
-  isRetryable,
-  type ModelRequest,
-} from 'golem';
+import { ModelHTTPError, isRetryable, type ModelRequest } from 'golem';
 import { startReplayServer } from '../../../support/replay-server';
 import { timersLeftBy } from '../../../support/timer-probe';
 import { visibleText } from '../../../support/visible-text';
@@ -28,6 +20,12 @@ import {
   useHarness,
 } from './support';
 
+import {
+  ModelProtocolError,
+  ModelRedirectError,
+  ModelTransportError,
+  ResponseTooLargeError,
+} from '../../../support/internal-errors';
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
 const CONVERSE_OK = JSON.stringify({

@@ -4,7 +4,7 @@
  */
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { ModelConfigError, type ModelRequest } from 'golem';
+import { type ModelRequest, ConfigError } from 'golem';
 import { BedrockModel, bedrock, type BedrockOptions } from 'golem/providers/bedrock';
 import { CREDENTIALS, jsonReply, ownFixture, rejection, useHarness } from './support';
 
@@ -20,10 +20,10 @@ function configError(options: BedrockOptions): string {
   try {
     bedrock(options).destroy();
   } catch (error) {
-    if (ModelConfigError.is(error)) return error.message;
+    if (ConfigError.is(error, 'model')) return error.message;
     throw error;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 describe('Bedrock adapter construction', () => {
@@ -129,7 +129,7 @@ describe('the optional peer dependency', () => {
     });
   };
 
-  test('a missing SDK → ModelConfigError with install instructions', () => {
+  test('a missing SDK → model ConfigError with install instructions', () => {
     expect(configError({ ...base, loadSdk: missing })).toBe(
       'bedrock: the AWS SDK package @aws-sdk/client-bedrock-runtime is not installed; it is an optional peer dependency of golem: run `npm install @aws-sdk/client-bedrock-runtime`',
     );
@@ -160,7 +160,7 @@ describe('the optional peer dependency', () => {
       } catch (e) {
         error = e;
       }
-      expect(ModelConfigError.is(error)).toBe(true);
+      expect(ConfigError.is(error, 'model')).toBe(true);
       expect((error as Error).message).toContain('npm install @aws-sdk/client-bedrock-runtime');
     });
   });

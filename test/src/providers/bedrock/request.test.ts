@@ -2,13 +2,7 @@
  * Request translation: the exact Converse body the adapter sends (through the real SDK) for
  * conversations, images, thinking replay, tools, settings, thinking controls and output schemas.
  */
-import {
-  ModelConfigError,
-  imageData,
-  imageUrl,
-  type ModelRequest,
-  type ModelSettings,
-} from 'golem';
+import { imageData, imageUrl, type ModelRequest, type ModelSettings, ConfigError } from 'golem';
 import type { BedrockOptions } from 'golem/providers/bedrock';
 import { jsonReply, ownFixture, rejection, useHarness } from './support';
 
@@ -271,7 +265,7 @@ describe('Bedrock request translation', () => {
     });
   });
 
-  test('PA-7 an image URL fails with ModelConfigError naming the part, before any request', async () => {
+  test('PA-7 an image URL fails with model ConfigError naming the part, before any request', async () => {
     const { server, model } = harness.current;
     const error = await rejection(
       model().generate({
@@ -289,14 +283,14 @@ describe('Bedrock request translation', () => {
         tools: [],
       }),
     );
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toBe(
       'bedrock: message 1 part 1: Bedrock Converse does not accept image URLs (https://example.com/cat.png); send the image bytes with imageData(mediaType, bytes)',
     );
     expect(server.requests).toHaveLength(0);
   });
 
-  test('an unsupported image media type fails with ModelConfigError before any request (streaming too)', async () => {
+  test('an unsupported image media type fails with model ConfigError before any request (streaming too)', async () => {
     const { server, model } = harness.current;
     const request: ModelRequest = {
       messages: [
@@ -305,7 +299,7 @@ describe('Bedrock request translation', () => {
       tools: [],
     };
     const error = await rejection(model().stream(request, () => undefined));
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toBe(
       'bedrock: message 0 part 0: image media type "image/bmp" is not supported by Bedrock Converse (png, jpeg, gif, webp)',
     );
@@ -326,10 +320,10 @@ describe('Bedrock request translation', () => {
     );
   });
 
-  test('RQ-1 out-of-range request settings fail with ModelConfigError before any request', async () => {
+  test('RQ-1 out-of-range request settings fail with model ConfigError before any request', async () => {
     const { server, model } = harness.current;
     const error = await rejection(model().generate(withSettings({ temperature: 1.5 })));
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toBe(
       'bedrock: request settings: temperature must be a number in [0, 1], got 1.5',
     );

@@ -4,14 +4,7 @@
  * streams, oversized frames.
  */
 import fc from 'fast-check';
-import {
-  ModelProtocolError,
-  StreamInterruptedError,
-  isRetryable,
-  type Delta,
-  type ModelRequest,
-  type ModelResponse,
-} from 'golem';
+import { isRetryable, type Delta, type ModelRequest, type ModelResponse } from 'golem';
 import type { BedrockModel } from 'golem/providers/bedrock';
 import { ScriptedHandler, bytewise, splitAt } from './scripted-handler';
 import {
@@ -25,6 +18,7 @@ import {
   textStream,
   useHarness,
 } from './support';
+import { ModelProtocolError, StreamInterruptedError } from '../../../support/internal-errors';
 
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };

@@ -2,14 +2,7 @@
  * Errors and control flow of ConverseStream: exception frames (modelled `:message-type:
  * exception` frames written with the SDK codec), handler errors, back-pressure, cancellation.
  */
-import {
-  CancelledError,
-  ModelHTTPError,
-  StreamInterruptedError,
-  isRetryable,
-  type Delta,
-  type ModelRequest,
-} from 'golem';
+import { CancelledError, ModelHTTPError, isRetryable, type Delta, type ModelRequest } from 'golem';
 import { ScriptedHandler } from './scripted-handler';
 import {
   codec,
@@ -22,6 +15,7 @@ import {
   textStream,
   useHarness,
 } from './support';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 const harness = useHarness();
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };

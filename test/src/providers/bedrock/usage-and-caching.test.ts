@@ -5,7 +5,7 @@
  * `settings.cache` and message `cachePoint`s become `cachePoint` blocks after the tools, the
  * system blocks and message content — at most 4, with one TTL.
  */
-import { ModelConfigError, type Message, type ModelRequest, type ToolSpec } from 'golem';
+import { type Message, type ModelRequest, type ToolSpec, ConfigError } from 'golem';
 import {
   eventFrame,
   frames,
@@ -150,11 +150,11 @@ test('marked messages merged into one turn each get a point right after their ow
   ]);
 });
 
-test('a malformed cache setting is a ModelConfigError before anything is signed or sent', async () => {
+test('a malformed cache setting is a model ConfigError before anything is signed or sent', async () => {
   const { server, model } = harness.current;
   const error = await rejection(
     model().generate({ messages: conversation, tools, settings: { cache: 'yes' as never } }),
   );
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect(server.requests).toHaveLength(0);
 });

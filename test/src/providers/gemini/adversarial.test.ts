@@ -1,18 +1,16 @@
 /** Adversarial stream cases 1–4 (../shared/spec/adversarial-cases.md) through the Gemini adapter. */
 import fc from 'fast-check';
-import {
-  ModelHTTPError,
-  ModelProtocolError,
-  StreamInterruptedError,
-  userMessage,
-  type Delta,
-  type ModelResponse,
-} from 'golem';
+import { ModelHTTPError, userMessage, type Delta, type ModelResponse } from 'golem';
 import { gemini } from 'golem/providers/gemini';
-import { SseLineTooLongError } from '../../../../src/providers/shared';
+
 import { startReplayServer } from '../../../support/replay-server';
 import { API_KEY, chunk, rejection, request, sse, sseReply } from './helpers';
 
+import {
+  ModelProtocolError,
+  SseLineTooLongError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 const encoder = new TextEncoder();
 
 interface Feed {

@@ -5,7 +5,6 @@
  * hosted call and citations whose UTF-8 byte offsets become string indexes.
  */
 import {
-  UnsupportedHostedToolError,
   UnsupportedPartError,
   audioData,
   audioUrl,
@@ -18,6 +17,7 @@ import {
 } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { jsonReply, modelFor, ownText, rejection, request, sseReply } from './helpers';
+import { UnsupportedHostedToolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

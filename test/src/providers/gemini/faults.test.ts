@@ -2,8 +2,6 @@
 import {
   CancelledError,
   ModelHTTPError,
-  ModelTransportError,
-  StreamInterruptedError,
   isCancellation,
   isRetryable,
   userMessage,
@@ -22,6 +20,7 @@ import {
   sse,
   sseReply,
 } from './helpers';
+import { ModelTransportError, StreamInterruptedError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

@@ -6,19 +6,17 @@
  * something other than an event stream is a protocol error.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import {
-  isRetryable,
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ModelTransportError,
-  ResponseTooLargeError,
-  userMessage,
-} from 'golem';
+import { isRetryable, ModelHTTPError, userMessage } from 'golem';
 import { gemini, type GeminiOptions } from 'golem/providers/gemini';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, chunk, jsonReply, modelFor, rejection, request, sse, sseReply } from './helpers';
 
+import {
+  ModelProtocolError,
+  ModelRedirectError,
+  ModelTransportError,
+  ResponseTooLargeError,
+} from '../../../support/internal-errors';
 let server: ReplayServer;
 let other: ReplayServer;
 beforeEach(async () => {

@@ -4,9 +4,9 @@
  * API key in any form (spaces, padding, quotes, Latin-1), an access token, and configured
  * credential headers — wherever the server echoes them. The key travels only in the
  * `x-goog-api-key` header (`baseURL` refuses a query), so URLs carry no secret. A credential HTTP
- * cannot carry is a `ModelConfigError` naming the header, never the value.
+ * cannot carry is a `model` `ConfigError` naming the header, never the value.
  */
-import { Agent, isRetryable, ModelConfigError, userMessage, type RunEvent } from 'golem';
+import { Agent, isRetryable, userMessage, type RunEvent, ConfigError } from 'golem';
 import type { GeminiOptions } from 'golem/providers/gemini';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { visibleText } from '../../../support/visible-text';
@@ -154,10 +154,10 @@ describe.each([
   ['a character above U+00FF', 'gm-ключ-0123456789'],
 ])('a credential with %s', (_, secret) => {
   test.each(['generate', 'stream'] as const)(
-    '%s: an API key is a non-retryable ModelConfigError naming the header; nothing is sent',
+    '%s: an API key is a non-retryable model ConfigError naming the header; nothing is sent',
     async (kind) => {
       const error = await rejection(call({ apiKey: secret }, kind));
-      expect(ModelConfigError.is(error)).toBe(true);
+      expect(ConfigError.is(error, 'model')).toBe(true);
       expect(isRetryable(error)).toBe(false);
       expect((error as Error).message).toContain('"x-goog-api-key"');
       expectNo(error, secret);
@@ -166,9 +166,9 @@ describe.each([
     },
   );
 
-  test('an access token from a function is a ModelConfigError naming authorization', async () => {
+  test('an access token from a function is a model ConfigError naming authorization', async () => {
     const error = await rejection(call({ apiKey: undefined, accessToken: () => secret }, 'stream'));
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain('"authorization"');
     expectNo(error, secret);
     expect(server.requests).toEqual([]);

@@ -1,15 +1,15 @@
-/** Construction: explicit configuration, validated up front (ModelConfigError). */
-import { ModelConfigError, isStreamingModel } from 'golem';
+/** Construction: explicit configuration, validated up front (model ConfigError). */
+import { isStreamingModel, ConfigError } from 'golem';
 import { GeminiModel, gemini, type GeminiOptions } from 'golem/providers/gemini';
 
 function configError(options: unknown): string {
   try {
     gemini(options as GeminiOptions);
   } catch (error) {
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     return (error as Error).message;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 const base = { model: 'gemini-2.5-flash', apiKey: 'k-123456' };

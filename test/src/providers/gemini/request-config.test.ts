@@ -1,5 +1,5 @@
 /** The exact request the adapter sends: generationConfig (settings, thinking) and structured output. */
-import { ModelConfigError, userMessage, type ModelRequest } from 'golem';
+import { userMessage, type ModelRequest, ConfigError } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, rejection, request } from './helpers';
 
@@ -89,7 +89,7 @@ describe('generationConfig (spec §23)', () => {
         request([userMessage('x')], { settings: settings as ModelRequest['settings'] }),
       ),
     );
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain(message);
     expect(server.requests).toHaveLength(0);
   });
@@ -183,7 +183,7 @@ describe('structured output', () => {
         request([userMessage('x')], { outputSchema: schema, tools: [weather] }),
       ),
     );
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain('outputTool');
     expect(server.requests).toHaveLength(0);
   });

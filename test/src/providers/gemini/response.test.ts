@@ -1,13 +1,8 @@
 /** Response normalisation: text, thinking and signatures, tool-call ids, usage, finish reasons. */
-import {
-  ModelProtocolError,
-  userMessage,
-  type Message,
-  type ModelRequest,
-  type ModelResponse,
-} from 'golem';
+import { userMessage, type Message, type ModelRequest, type ModelResponse } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, ownText, rejection, request } from './helpers';
+import { ModelProtocolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

@@ -1,15 +1,15 @@
 /** JSON Schema → Gemini's OpenAPI-subset `Schema` (src/providers/gemini/schema-dialect.ts). */
-import { ModelConfigError, type JsonSchema } from 'golem';
+import { type JsonSchema, ConfigError } from 'golem';
 import { toGeminiSchema } from 'golem/providers/gemini';
 
 function compileError(schema: JsonSchema): string {
   try {
     toGeminiSchema(schema);
   } catch (error) {
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     return (error as Error).message;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 describe('toGeminiSchema', () => {

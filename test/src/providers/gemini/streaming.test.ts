@@ -1,11 +1,5 @@
 /** Streaming: deltas, stream/generate equivalence, the finishReason terminal rule, error frames. */
-import {
-  ModelHTTPError,
-  StreamInterruptedError,
-  userMessage,
-  type Delta,
-  type ModelResponse,
-} from 'golem';
+import { ModelHTTPError, userMessage, type Delta, type ModelResponse } from 'golem';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import {
   chunk,
@@ -19,6 +13,7 @@ import {
   sse,
   sseReply,
 } from './helpers';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

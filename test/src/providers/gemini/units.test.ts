@@ -1,7 +1,8 @@
 /** Unit tests of the adapter's small parts: call ids and Vertex partial-argument assembly. */
-import { ModelProtocolError, type Message } from 'golem';
+import { type Message } from 'golem';
 import { CallIdAllocator } from 'golem/providers/gemini';
 import { ArgsAccumulator } from '../../../../src/providers/gemini/partial-args';
+import { ModelProtocolError } from '../../../support/internal-errors';
 
 describe('CallIdAllocator', () => {
   test('numbers calls across the conversation: <name>_<prior calls + position>', () => {

@@ -3,17 +3,16 @@
  * failed responses (body, `response.failed`, `error` events), cut and malformed streams, the
  * caller's handler and signal, and the API key kept out of every error.
  */
-import {
-  ModelHTTPError,
-  ModelProtocolError,
-  StreamInterruptedError,
-  isCancellation,
-  isRetryable,
-} from 'golem';
-import { ResponseFailedError } from 'golem/providers/openai-responses';
+import { ModelHTTPError, isCancellation, isRetryable } from 'golem';
+
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { KEY, ask, collector, fixture, jsonReply, modelFor, sseReply } from './support';
 
+import {
+  ModelProtocolError,
+  ResponseFailedError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 let server: ReplayServer;
 beforeEach(async () => {
   server = await startReplayServer();

@@ -5,8 +5,6 @@
  * is sent).
  */
 import {
-  ModelConfigError,
-  UnsupportedHostedToolError,
   UnsupportedPartError,
   audioData,
   documentData,
@@ -15,10 +13,12 @@ import {
   imageUrl,
   webSearchTool,
   type Message,
+  ConfigError,
 } from 'golem';
 import { openaiResponses } from 'golem/providers/openai-responses';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { ask, jsonReply, modelFor, sent } from './support';
+import { UnsupportedHostedToolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {
@@ -289,7 +289,7 @@ test.each<[string, () => unknown, string]>([
     .then(call)
     .catch((e: unknown) => e);
   expect(
-    ModelConfigError.is(error) ||
+    ConfigError.is(error, 'model') ||
       UnsupportedHostedToolError.is(error) ||
       UnsupportedPartError.is(error),
   ).toBe(true);
@@ -328,7 +328,7 @@ test.each<[string, Record<string, unknown>, string]>([
     { model: 'm', settings: { temperature: 3 } },
     'openai-responses: settings.temperature must be between 0 and 2, got 3',
   ],
-])('options: %s is a ModelConfigError', (_name, options, message) => {
+])('options: %s is a model ConfigError', (_name, options, message) => {
   expect(() => openaiResponses(options as never)).toThrow(message);
 });
 

@@ -3,12 +3,17 @@
  * splits, line endings, truncation and malformed frames, oversized lines.
  */
 import fc from 'fast-check';
-import { ModelProtocolError, StreamInterruptedError, userMessage } from 'golem';
+import { userMessage } from 'golem';
 import type { ModelRequest, ModelResponse } from 'golem';
-import { SseLineTooLongError, openai, type OpenAIOptions } from 'golem/providers/openai';
+import { openai, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer } from '../../../support/replay-server';
 import { chunk, chunkedFetch, collector, sse, splitAt, usageChunk } from './support';
 
+import {
+  ModelProtocolError,
+  SseLineTooLongError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
 const encoder = new TextEncoder();
 

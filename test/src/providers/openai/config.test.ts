@@ -2,7 +2,7 @@
  * Construction-time validation, presets and capability checks (no HTTP needed: every failure here
  * happens before a request could be sent).
  */
-import { ModelConfigError, userMessage } from 'golem';
+import { userMessage, ConfigError } from 'golem';
 import type { ModelRequest } from 'golem';
 import {
   OPENAI_PRESETS,
@@ -17,10 +17,10 @@ function configError(build: () => unknown): string {
   try {
     build();
   } catch (error) {
-    if (ModelConfigError.is(error)) return error.message;
+    if (ConfigError.is(error, 'model')) return error.message;
     throw error;
   }
-  throw new Error('expected a ModelConfigError');
+  throw new Error('expected a model ConfigError');
 }
 
 const neverFetch = (): Promise<Response> => Promise.reject(new Error('no request expected'));
@@ -161,8 +161,8 @@ test('strictSchemas on a preset without strict tools is refused unless overridde
 
 async function requestError(model: OpenAIChatModel, request: ModelRequest): Promise<string> {
   const error: unknown = await model.generate(request).catch((e: unknown) => e);
-  if (!ModelConfigError.is(error))
-    throw new Error(`expected ModelConfigError, got ${String(error)}`);
+  if (!ConfigError.is(error, 'model'))
+    throw new Error(`expected model ConfigError, got ${String(error)}`);
   return error.message;
 }
 

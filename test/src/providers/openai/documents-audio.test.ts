@@ -5,7 +5,6 @@
  * provider and the part.
  */
 import {
-  UnsupportedHostedToolError,
   UnsupportedPartError,
   audioData,
   audioUrl,
@@ -20,6 +19,7 @@ import { azure } from 'golem/providers/azure';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { completion } from './support';
+import { UnsupportedHostedToolError } from '../../../support/internal-errors';
 
 let server: ReplayServer;
 beforeEach(async () => {

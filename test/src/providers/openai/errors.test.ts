@@ -3,18 +3,12 @@
  * code and message, transport failures ModelTransportError, aborts the signal's cancellation
  * error; API keys never appear in any of them.
  */
-import {
-  CancelledError,
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelTransportError,
-  isRetryable,
-  userMessage,
-} from 'golem';
+import { CancelledError, ModelHTTPError, isRetryable, userMessage } from 'golem';
 import type { ModelRequest } from 'golem';
 import { openai, parseOpenAIError, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { completion } from './support';
+import { ModelProtocolError, ModelTransportError } from '../../../support/internal-errors';
 
 const KEY = 'sk-live-0123456789abcdef';
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };

@@ -5,22 +5,24 @@
  */
 import {
   Agent,
-  ModelConfigError,
   ModelHTTPError,
-  ModelProtocolError,
-  ModelRedirectError,
-  ModelTransportError,
-  ResponseTooLargeError,
   isRetryable,
   userMessage,
   type ModelRequest,
   type RunEvent,
+  ConfigError,
 } from 'golem';
 import { openai, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { SSE, failure, visibleText } from './boundary-support';
 import { chunk, completion, sse, usageChunk } from './support';
 
+import {
+  ModelProtocolError,
+  ModelRedirectError,
+  ModelTransportError,
+  ResponseTooLargeError,
+} from '../../../support/internal-errors';
 const KEY = 'sk-live-0123456789abcdef';
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
 const ok = () => ({ body: JSON.stringify(completion({ content: 'ok' })) });
@@ -117,9 +119,9 @@ describe('no secret anywhere a user or log can see', () => {
     ['a newline', 'sk-abc\ndef-0123'],
     ['a carriage return', 'sk-abc\rdef-0123'],
     ['non-Latin-1 unicode', 'sk-ключ-密钥-0123'],
-  ])('a key with %s is a ModelConfigError naming the header, not the key', async (_, key) => {
+  ])('a key with %s is a model ConfigError naming the header, not the key', async (_, key) => {
     const error = await failure(model({ apiKey: key }).generate(hi));
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain('authorization');
     expect(visibleText(error)).not.toContain('sk-abc');
     expect(visibleText(error)).not.toContain('ключ');
@@ -219,7 +221,7 @@ describe('the success-body cap', () => {
     [{ maxResponseBytes: 0 }, 'openai: maxResponseBytes must be a whole number ≥ 1'],
     [{ errorBodyTimeout: 0.5 }, 'openai: errorBodyTimeout must be a whole number ≥ 1'],
     [{ timeout: 2 ** 31 }, 'openai: timeout must be at most 2147483647 ms (about 24.8 days)'],
-  ])('invalid %j is a ModelConfigError', (options, message) => {
+  ])('invalid %j is a model ConfigError', (options, message) => {
     expect(() => model(options)).toThrow(message);
   });
 });

@@ -3,7 +3,6 @@
  * tools and the output schema (spec §25).
  */
 import {
-  ModelConfigError,
   assistantMessage,
   imageData,
   imageUrl,
@@ -11,6 +10,7 @@ import {
   systemMessage,
   toolResultMessage,
   userMessage,
+  ConfigError,
 } from 'golem';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
@@ -143,11 +143,11 @@ test('image parts: URL as image_url, inline bytes as a base64 data URL, text fir
   });
 });
 
-test('an invalid image part fails before any request with ModelConfigError naming it', async () => {
+test('an invalid image part fails before any request with model ConfigError naming it', async () => {
   const error: unknown = await model()
     .generate({ messages: [userMessage('x', [{ kind: 'image' }])], tools: [] })
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect((error as Error).message).toBe(
     'openai: message 0 part 0: image part has neither url nor data; set exactly one',
   );
@@ -158,7 +158,7 @@ test('a tool result without toolCallId fails before any request', async () => {
   const error: unknown = await model()
     .generate({ messages: [{ role: 'tool', content: 'x' }], tools: [] })
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect(server.requests).toHaveLength(0);
 });
 
@@ -225,7 +225,7 @@ test('strictSchemas with a schema strict mode cannot express fails before any re
       ],
     })
     .catch((e: unknown) => e);
-  expect(ModelConfigError.is(error)).toBe(true);
+  expect(ConfigError.is(error, 'model')).toBe(true);
   expect((error as Error).message).toContain(
     'tool "tag": schema at # cannot be used in OpenAI strict mode',
   );

@@ -2,7 +2,7 @@
  * Request tuning on the wire (spec §23): settings fields, defaults, ranges, extraBody, the
  * max-tokens field and streaming options.
  */
-import { ModelConfigError, userMessage } from 'golem';
+import { userMessage, ConfigError } from 'golem';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
@@ -115,7 +115,7 @@ test('RQ-1 out-of-range request settings fail before any request', async () => {
     const error: unknown = await model()
       .generate({ ...hi, settings })
       .catch((e: unknown) => e);
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
   }
   expect(server.requests).toHaveLength(0);
 });

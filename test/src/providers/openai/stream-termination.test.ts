@@ -5,11 +5,12 @@
  * carry different ids are separate calls.
  */
 import fc from 'fast-check';
-import { Agent, StreamInterruptedError, defineTool, userMessage, type ModelRequest } from 'golem';
+import { Agent, defineTool, userMessage, type ModelRequest } from 'golem';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { SSE, failure } from './boundary-support';
 import { chunk, chunkedFetch, collector, sse, usageChunk } from './support';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };
 

@@ -2,11 +2,12 @@
  * Streaming (spec §18.1): deltas in arrival order, tool-call fragments by index, the assembled
  * response canonical and identical to `generate`, handler errors rethrown as-is.
  */
-import { CancelledError, StreamInterruptedError, userMessage } from 'golem';
+import { CancelledError, userMessage } from 'golem';
 import type { Delta, ModelRequest } from 'golem';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, collector, completion, sse, usageChunk } from './support';
+import { StreamInterruptedError } from '../../../support/internal-errors';
 
 const SSE = { 'content-type': 'text/event-stream' };
 const hi: ModelRequest = { messages: [userMessage('hi')], tools: [] };

@@ -3,7 +3,8 @@
  */
 import fc from 'fast-check';
 import type { JsonSchema } from 'golem';
-import { StrictSchemaError, toStrictSchema } from 'golem/providers/openai';
+import { toStrictSchema } from 'golem/providers/openai';
+import { StrictSchemaError } from '../../../support/internal-errors';
 
 function rejection(schema: unknown): { path: string; reason: string } {
   try {

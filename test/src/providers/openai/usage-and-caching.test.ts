@@ -5,7 +5,7 @@
  * meaning and the details are subsets; the response `id` is kept; `settings.cache` sends
  * `prompt_cache_key` and `prompt_cache_retention`.
  */
-import { ModelConfigError, userMessage, type ModelRequest } from 'golem';
+import { userMessage, type ModelRequest, ConfigError } from 'golem';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { sse } from './support';
@@ -159,7 +159,7 @@ test('settings.cache sends prompt_cache_key and prompt_cache_retention; breakpoi
   });
 });
 
-test('a malformed cache setting is a ModelConfigError naming the field, before anything is sent', async () => {
+test('a malformed cache setting is a model ConfigError naming the field, before anything is sent', async () => {
   const bad = [
     { key: '' },
     { retention: 'forever' },
@@ -172,7 +172,7 @@ test('a malformed cache setting is a ModelConfigError naming the field, before a
     const error = await model()
       .generate(ask({ settings: { cache: cache as never } }))
       .catch((e: unknown) => e);
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toMatch(/settings\.cache/);
   }
   expect(server.requests).toHaveLength(0);

@@ -1,35 +1,36 @@
 /**
- * ModelResolutionError: malformed strings, unknown providers (the known list and the closest
+ * resolve ConfigError: malformed strings, unknown providers (the known list and the closest
  * name), missing variables (named, never their values), invalid options and adapter
  * configuration, the missing test-model factory — and that no key value ever appears in an error.
  */
 import fc from 'fast-check';
-import { GolemError, ModelConfigError, ModelHTTPError } from 'golem';
+import { GolemError, ModelHTTPError, ConfigError } from 'golem';
 import type { BedrockSdk } from 'golem/providers/bedrock';
-import {
-  KNOWN_PROVIDERS,
-  ModelResolutionError,
-  resolveModel,
-  type ResolveModelOptions,
-} from 'golem/providers/resolve';
+import { KNOWN_PROVIDERS, resolveModel, type ResolveModelOptions } from 'golem/providers/resolve';
 import { resolutionError } from './support';
 
 const KNOWN =
   'openai, anthropic, gemini, azure, bedrock, openai-responses, groq, openrouter, deepseek, mistral, xai, perplexity, cerebras, fireworks, together, cohere, vllm, ollama, lmstudio, test';
 
-function failure(spec: unknown, options: ResolveModelOptions = { env: {} }): ModelResolutionError {
+function failure(spec: unknown, options: ResolveModelOptions = { env: {} }): ConfigError {
   return resolutionError(() => resolveModel(spec as string, options));
 }
 
 describe('identity', () => {
-  test('a ModelResolutionError is a branded GolemError', () => {
+  test('a resolve ConfigError is a branded GolemError', () => {
     const error = failure('nope');
     expect(error).toBeInstanceOf(GolemError);
-    expect([error.kind, error.name]).toEqual(['ModelResolutionError', 'ModelResolutionError']);
-    expect(ModelResolutionError.is(error)).toBe(true);
+    expect([error.kind, error.name, error.component]).toEqual([
+      'ConfigError',
+      'ConfigError',
+      'resolve',
+    ]);
+    expect(ConfigError.is(error, 'resolve')).toBe(true);
     expect(GolemError.isGolemError(error)).toBe(true);
-    expect(ModelResolutionError.is(new ModelHTTPError({ status: 500, provider: 'x' }))).toBe(false);
-    expect(ModelResolutionError.is(new Error('x'))).toBe(false);
+    expect(ConfigError.is(new ModelHTTPError({ status: 500, provider: 'x' }), 'resolve')).toBe(
+      false,
+    );
+    expect(ConfigError.is(new Error('x'), 'resolve')).toBe(false);
   });
 
   test('the known providers are every adapter, every preset and test', () => {
@@ -237,13 +238,13 @@ describe('missing environment variables', () => {
 });
 
 describe('invalid configuration', () => {
-  test('an adapter rejection becomes invalid-config with the ModelConfigError as cause', () => {
+  test('an adapter rejection becomes invalid-config with the model ConfigError as cause', () => {
     const error = failure('ollama:llama3.2', { env: { GOLEM_LOCAL_BASE_URL: 'localhost:11434' } });
     expect(error.reason).toBe('invalid-config');
     expect(error.message).toBe(
       'cannot resolve model "ollama:llama3.2": ollama: baseURL must be an http(s) URL',
     );
-    expect(ModelConfigError.is(error.cause)).toBe(true);
+    expect(ConfigError.is(error.cause, 'model')).toBe(true);
   });
 
   test('a malformed Azure api-version is the adapter’s message', () => {
@@ -319,7 +320,7 @@ describe('test', () => {
 
 describe('secrets', () => {
   /** Every failing resolution the environment can produce, with `key` in every secret place. */
-  function failures(key: string): ModelResolutionError[] {
+  function failures(key: string): ConfigError[] {
     const env = {
       OPENAI_API_KEY: key,
       ANTHROPIC_API_KEY: key,

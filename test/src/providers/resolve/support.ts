@@ -4,7 +4,7 @@
  */
 import type { ModelRequest, StreamingModel } from 'golem';
 import type { BedrockSdk } from 'golem/providers/bedrock';
-import { ModelResolutionError } from 'golem/providers/resolve';
+import { ConfigError } from 'golem';
 
 /** One request seen by {@link recordingFetch}. */
 export interface SeenRequest {
@@ -71,13 +71,13 @@ export function fakeBedrockSdk(): { loadSdk: () => BedrockSdk; configs: unknown[
   return { loadSdk: () => sdk, configs };
 }
 
-/** The `ModelResolutionError` `run` throws (fails the test when it throws something else). */
-export function resolutionError(run: () => unknown): ModelResolutionError {
+/** The `resolve` `ConfigError` `run` throws (fails the test when it throws something else). */
+export function resolutionError(run: () => unknown): ConfigError {
   try {
     run();
   } catch (error) {
-    if (ModelResolutionError.is(error)) return error;
+    if (ConfigError.is(error, 'resolve')) return error;
     throw error;
   }
-  throw new Error('expected a ModelResolutionError');
+  throw new Error('expected a resolve ConfigError');
 }

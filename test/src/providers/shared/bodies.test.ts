@@ -5,20 +5,19 @@
  * nothing once settled.
  */
 import { getEventListeners } from 'node:events';
-import {
-  ModelHTTPError,
-  ModelProtocolError,
-  ModelTransportError,
-  ResponseTooLargeError,
-  StreamInterruptedError,
-  isRetryable,
-} from 'golem';
+import { ModelHTTPError, isRetryable } from 'golem';
 import { readBodyText, expectEventStream } from '../../../../src/providers/shared/body';
 import { CallScope } from '../../../../src/providers/shared/call-scope';
 import { postJson } from '../../../../src/providers/shared/http';
 import { STOP, readSse } from '../../../../src/providers/shared/sse';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 
+import {
+  ModelProtocolError,
+  ModelTransportError,
+  ResponseTooLargeError,
+  StreamInterruptedError,
+} from '../../../support/internal-errors';
 let srv: ReplayServer;
 beforeEach(async () => {
   srv = await startReplayServer();

@@ -2,10 +2,11 @@
  * The redirect policy of the shared HTTP layer (issue 12): credentials and bodies stay with their
  * origin. Real loopback servers; a different port on 127.0.0.1 is a different origin.
  */
-import { ModelRedirectError, isRetryable } from 'golem';
+import { isRetryable } from 'golem';
 import { postJson } from '../../../../src/providers/shared/http';
 import { MAX_REDIRECTS } from '../../../../src/providers/shared/redirects';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
+import { ModelRedirectError } from '../../../support/internal-errors';
 
 const servers: ReplayServer[] = [];
 async function server(...replies: Reply[]) {

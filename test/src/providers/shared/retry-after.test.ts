@@ -8,7 +8,6 @@ import {
   Agent,
   MAX_TIMEOUT_MS,
   ModelHTTPError,
-  RetryAfterTooLongError,
   RunError,
   findError,
   userMessage,
@@ -18,6 +17,7 @@ import { openai } from 'golem/providers/openai';
 import { retryInfoMs } from '../../../../src/providers/gemini/errors';
 import { retryAfterMs } from '../../../../src/providers/shared/retry-after';
 import { startReplayServer } from '../../../support/replay-server';
+import { RetryAfterTooLongError } from '../../../support/internal-errors';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const now = (): number => NOW;

@@ -3,11 +3,12 @@
  * chain, `ModelHTTPError.body`, whatever form the key takes.
  */
 import fc from 'fast-check';
-import { ModelConfigError, ModelHTTPError, ModelTransportError } from 'golem';
+import { ModelHTTPError, ConfigError } from 'golem';
 import { postJson } from '../../../../src/providers/shared/http';
 import { redact, redactCause } from '../../../../src/providers/shared/redact';
 import { startReplayServer } from '../../../support/replay-server';
 import { visibleText } from '../../../support/visible-text';
+import { ModelTransportError } from '../../../support/internal-errors';
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -25,7 +26,7 @@ describe('a key HTTP headers cannot carry', () => {
     ['a NUL', 'sk-abc\u0000def-0123'],
     ['unicode', 'sk-abc☃def-0123'],
     ['an emoji', 'sk-abc🔑def-0123'],
-  ])('with %s is a ModelConfigError naming the header, never the key', async (_, key) => {
+  ])('with %s is a model ConfigError naming the header, never the key', async (_, key) => {
     const error = await failure(
       postJson({
         provider: 'p',
@@ -35,7 +36,7 @@ describe('a key HTTP headers cannot carry', () => {
         secrets: [key],
       }),
     );
-    expect(ModelConfigError.is(error)).toBe(true);
+    expect(ConfigError.is(error, 'model')).toBe(true);
     expect((error as Error).message).toContain('x-api-key');
     const text = visibleText(error);
     expect(text).not.toContain(key);

@@ -4,10 +4,11 @@ import { mkdir, rename, rm, symlink, truncate, unlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelRetry } from 'golem';
-import { PathOutsideRootError, UnsupportedContentError, fileRead } from 'golem/tools/fileread';
+import { fileRead } from 'golem/tools/fileread';
 import { isInside } from '../../../../src/tools/fileread/confine';
 import { createFileRead } from '../../../../src/tools/fileread/file-read';
 import { context, reasonOf, rejection, tempDir } from './support';
+import { PathOutsideRootError, UnsupportedContentError } from '../../../support/internal-errors';
 
 let base: string;
 let root: string;

@@ -2,8 +2,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, RunError, ToolError, findError } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { UnsupportedContentError, fileRead } from 'golem/tools/fileread';
+import { fileRead } from 'golem/tools/fileread';
 import { tempDir } from './support';
+import { UnsupportedContentError } from '../../../support/internal-errors';
 
 let root: string;
 

@@ -1,17 +1,15 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { CancelledError, ModelRetry, isCancellation } from 'golem';
+import { CancelledError, ModelRetry, isCancellation, ConfigError } from 'golem';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
-  FileReadConfigError,
-  PathOutsideRootError,
   READ_FILE_TOOL,
-  UnsupportedContentError,
   fileRead,
 } from 'golem/tools/fileread';
 import { context, reasonOf, rejection, tempDir } from './support';
+import { PathOutsideRootError, UnsupportedContentError } from '../../../support/internal-errors';
 
 let base: string;
 let root: string;
@@ -67,8 +65,8 @@ describe('fileRead construction (FR-1)', () => {
     try {
       fileRead(options);
     } catch (error) {
-      expect(FileReadConfigError.is(error)).toBe(true);
-      expect((error as FileReadConfigError).option).toBe(option);
+      expect(ConfigError.is(error, 'fileread')).toBe(true);
+      expect((error as ConfigError).option).toBe(option);
       expect((error as Error).message).toBe(message);
     }
   });
@@ -85,7 +83,9 @@ describe('fileRead construction (FR-1)', () => {
         fileRead(options);
         return 'accepted';
       } catch (error) {
-        return FileReadConfigError.is(error) ? `${error.option}: ${error.message}` : String(error);
+        return ConfigError.is(error, 'fileread')
+          ? `${error.option}: ${error.message}`
+          : String(error);
       }
     });
     expect(problems[0]).toMatch(

@@ -3,13 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ModelRetry, isDeadlineExceeded } from 'golem';
-import {
-  CommandDeniedError,
-  CommandTimeoutError,
-  INHERITED_ENV,
-  MAX_SEGMENTS,
-  shell,
-} from 'golem/tools/shell';
+import { INHERITED_ENV, MAX_SEGMENTS, shell } from 'golem/tools/shell';
 import {
   context,
   fakeTimeoutsOnly,
@@ -20,6 +14,7 @@ import {
   tempDir,
   untilWritten,
 } from './support';
+import { CommandDeniedError, CommandTimeoutError } from '../../../support/internal-errors';
 
 let dir: string;
 

@@ -2,8 +2,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, RunError, ToolError, findError, isDeadlineExceeded } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { CommandTimeoutError, shell } from 'golem/tools/shell';
+import { shell } from 'golem/tools/shell';
 import { nodeArgv, tempDir } from './support';
+import { CommandTimeoutError } from '../../../support/internal-errors';
 
 let dir: string;
 

@@ -1,17 +1,10 @@
 import childProcess from 'node:child_process';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CancelledError, ModelRetry, isCancellation, isDeadlineExceeded } from 'golem';
-import {
-  CommandDeniedError,
-  CommandTimeoutError,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT,
-  RUN_COMMAND_TOOL,
-  ShellConfigError,
-  shell,
-} from 'golem/tools/shell';
+import { CancelledError, ModelRetry, isCancellation, isDeadlineExceeded, ConfigError } from 'golem';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RUN_COMMAND_TOOL, shell } from 'golem/tools/shell';
 import { context, reasonOf, nodeArgv, rejection, tempDir } from './support';
+import { CommandDeniedError, CommandTimeoutError } from '../../../support/internal-errors';
 
 let base: string;
 let dir: string;
@@ -84,8 +77,8 @@ describe('construction (SH-8)', () => {
     try {
       shell(options as never);
     } catch (error) {
-      expect(ShellConfigError.is(error)).toBe(true);
-      expect((error as ShellConfigError).option).toBe(option);
+      expect(ConfigError.is(error, 'shell')).toBe(true);
+      expect((error as ConfigError).option).toBe(option);
       expect((error as Error).message).toBe(message);
     }
   });
@@ -96,7 +89,7 @@ describe('construction (SH-8)', () => {
         shell({ dir: path });
         return 'accepted';
       } catch (error) {
-        return ShellConfigError.is(error) ? `${error.option}: ${error.message}` : String(error);
+        return ConfigError.is(error, 'shell') ? `${error.option}: ${error.message}` : String(error);
       }
     });
     expect(messages[0]).toMatch(/^dir: shell: `dir` ".*\/missing" does not exist \(ENOENT: /u);

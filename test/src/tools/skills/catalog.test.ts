@@ -5,14 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  InvalidSkillError,
-  SkillsConfigError,
-  loadSkillCatalog,
-  skills,
-  skillFile,
-} from 'golem/tools/skills';
+import { loadSkillCatalog, skills, skillFile } from 'golem/tools/skills';
 import { caught, caughtAs, cleanup, skillMd, tempDir, writeTree } from './support';
+import { InvalidSkillError } from '../../../support/internal-errors';
+import { skillsConfigError } from '../../../../src/tools/skills/errors';
+import { ConfigError } from 'golem';
 
 const dirs: string[] = [];
 async function fresh(files: Record<string, string | Buffer> = {}): Promise<string> {
@@ -250,7 +247,7 @@ test('a symlinked skill folder inside the root is accepted', async () => {
 test('an empty catalog fails construction', async () => {
   const root = await fresh({ 'notes/readme.md': 'x' });
   expect(await caught(() => skills({ root }))).toEqual(
-    new SkillsConfigError('root', 'holds no skills: each skill is a folder <root>/<name>/SKILL.md'),
+    skillsConfigError('root', 'holds no skills: each skill is a folder <root>/<name>/SKILL.md'),
   );
 });
 
@@ -317,8 +314,8 @@ describe('option errors name the option', () => {
   test.each(cases)('%s', async (_label, options, option, expected) => {
     const message = typeof expected === 'string' ? expected : expected();
     const error = await caught(() => skills(options() as never));
-    expect(error).toEqual(new SkillsConfigError(option, message));
-    expect(SkillsConfigError.is(error) && error.option).toBe(option);
+    expect(error).toEqual(skillsConfigError(option, message));
+    expect(ConfigError.is(error, 'skills') && error.option).toBe(option);
     expect(error.message).toBe(`skills: option \`${option}\` ${message}`);
   });
 });

@@ -8,8 +8,9 @@ import * as fsPromises from 'node:fs/promises';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CancelledError, ModelRetry } from 'golem';
-import { UnsupportedSkillFileError, skillFile } from 'golem/tools/skills';
+import { skillFile } from 'golem/tools/skills';
 import { call, caught, caughtAs, cleanup, skillMd, tempDir, writeTree } from './support';
+import { UnsupportedSkillFileError } from '../../../support/internal-errors';
 
 let root: string;
 let outside: string;

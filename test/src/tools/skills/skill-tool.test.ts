@@ -9,8 +9,9 @@ import { rename, symlink, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, ModelRetry, isCancellation } from 'golem';
-import { InvalidSkillError, skills } from 'golem/tools/skills';
+import { skills } from 'golem/tools/skills';
 import { call, caught, caughtAs, cleanup, skillMd, tempDir, writeTree } from './support';
+import { InvalidSkillError } from '../../../support/internal-errors';
 
 let root: string;
 let outside: string;

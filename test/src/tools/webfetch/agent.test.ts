@@ -1,8 +1,9 @@
 /** End to end: an Agent on a ScriptedModel calls web_fetch against a loopback page. */
 import { Agent, ModelRetry, RunError, ToolError, findError } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { BlockedDestinationError, webFetch } from 'golem/tools/webfetch';
+import { webFetch } from 'golem/tools/webfetch';
 import { serve, startServer, type TestServer } from './support';
+import { BlockedDestinationError } from '../../../support/internal-errors';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** web_fetch WF-8 argument mistakes, construction errors, and cancellation. */
-import { CancelledError, ModelRetry } from 'golem';
-import { WebFetchConfigError, webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
+import { CancelledError, ModelRetry, ConfigError } from 'golem';
+import { webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
 import { fetchText, rejection, spyOnConnect, toolContext, useRouter } from './support';
 
 // A failed assertion must not leave a connect spy (or interception) behind for later tests.
@@ -205,7 +205,7 @@ describe('construction', () => {
     } catch (error) {
       caught = error;
     }
-    expect(WebFetchConfigError.is(caught)).toBe(true);
+    expect(ConfigError.is(caught, 'webfetch')).toBe(true);
     expect(caught).toMatchObject({ option, message });
   });
 

@@ -3,13 +3,9 @@
  * IPv4 address and its IPv6 and numeric encodings (ADV-21).
  */
 import fc from 'fast-check';
-import {
-  BlockedDestinationError,
-  blockedAddressReason,
-  webFetch,
-  type WebFetchLookup,
-} from 'golem/tools/webfetch';
+import { blockedAddressReason, webFetch, type WebFetchLookup } from 'golem/tools/webfetch';
 import { rejection, spyOnConnect, toolContext } from './support';
+import { BlockedDestinationError } from '../../../support/internal-errors';
 
 // A failed assertion must not leave a connect spy (or interception) behind for later tests.
 afterEach(() => {

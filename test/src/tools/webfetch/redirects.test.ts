@@ -6,15 +6,7 @@
 import { createServer as createHttpsServer } from 'node:https';
 import { Socket, type AddressInfo, type LookupFunction } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import {
-  BlockedDestinationError,
-  StatusError,
-  TooManyRedirectsError,
-  WebFetchError,
-  webFetch,
-  type LookupAddress,
-  type WebFetchOptions,
-} from 'golem/tools/webfetch';
+import { webFetch, type LookupAddress, type WebFetchOptions } from 'golem/tools/webfetch';
 import {
   fetchText,
   rejection,
@@ -26,6 +18,12 @@ import {
 } from './support';
 import { SECURE_TEST_CERT, SECURE_TEST_KEY } from './tls-fixture';
 
+import {
+  BlockedDestinationError,
+  StatusError,
+  TooManyRedirectsError,
+  WebFetchError,
+} from '../../../support/internal-errors';
 // A failed assertion must not leave a connect spy (or interception) behind for later tests.
 afterEach(() => {
   jest.restoreAllMocks();

@@ -6,17 +6,15 @@
 import { Socket } from 'node:net';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { DeadlineExceededError, ModelRetry, isDeadlineExceeded } from 'golem';
+import { truncationMarker, webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
+import { fetchText, rejection, useRouter, type Handler } from './support';
+
 import {
   StatusError,
   UnsupportedContentEncodingError,
   UnsupportedContentTypeError,
   WebFetchError,
-  truncationMarker,
-  webFetch,
-  type WebFetchOptions,
-} from 'golem/tools/webfetch';
-import { fetchText, rejection, useRouter, type Handler } from './support';
-
+} from '../../../support/internal-errors';
 // A failed assertion must not leave a connect spy (or interception) behind for later tests.
 afterEach(() => {
   jest.restoreAllMocks();

@@ -4,13 +4,9 @@
  * and zero connections on a loopback canary server that the loopback cases point at.
  */
 import { ModelRetry } from 'golem';
-import {
-  BlockedDestinationError,
-  webFetch,
-  type WebFetchLookup,
-  type WebFetchOptions,
-} from 'golem/tools/webfetch';
+import { webFetch, type WebFetchLookup, type WebFetchOptions } from 'golem/tools/webfetch';
 import { fetchText, rejection, serve, spyOnConnect, startServer, type TestServer } from './support';
+import { BlockedDestinationError } from '../../../support/internal-errors';
 
 // A failed assertion must not leave a connect spy (or interception) behind for later tests.
 afterEach(() => {

@@ -5,15 +5,17 @@
 import { DeadlineExceededError, ModelRetry, isDeadlineExceeded, toolSpec } from 'golem';
 import {
   DEFAULT_MAX_BYTES,
-  StatusError,
-  UnsupportedContentTypeError,
-  WebFetchError,
   truncationMarker,
   webFetch,
   type WebFetchOptions,
 } from 'golem/tools/webfetch';
 import { fetchText, rejection, serve, startServer, useRouter } from './support';
 
+import {
+  StatusError,
+  UnsupportedContentTypeError,
+  WebFetchError,
+} from '../../../support/internal-errors';
 const LOCAL: WebFetchOptions = { allowPrivateHosts: ['127.0.0.1'] };
 const site = useRouter();
 
