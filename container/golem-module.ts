@@ -1,8 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/core/index';
-import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
+import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
-import type { ConfigError } from '../src/core/index';
 import { containerError, containerFail } from './errors';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
 import { applyChecked } from './model-bindings';

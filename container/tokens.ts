@@ -1,7 +1,6 @@
 import type { Agent as EngineAgent, Model } from '../src/core/index';
-import type { DepsOf, OutputOf, PausableOf } from '../decorators/index';
+import type { DepsOf, OutputOf, PausableOf, AgentDefinition } from '../decorators/index';
 import { compileAgentClass } from '../decorators/index';
-import type { AgentDefinition } from '../decorators/index';
 import { checkModelName as checkName } from '../src/providers/resolve/wiring';
 import { ConfigError } from '../src/core/index';
 import { containerError, containerFail, nameOf } from './errors';

@@ -6,9 +6,8 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
-import type { Model, RunObserver, RunStore, Tool } from '../src/core/index';
+import type { Model, RunObserver, RunStore, Tool, ConfigError } from '../src/core/index';
 import { agentFromClass } from '../decorators/index';
-import type { ConfigError } from '../src/core/index';
 import { nestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
 import { GolemModels } from './model-registry';

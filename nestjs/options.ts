@@ -1,8 +1,7 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { isRecord } from '../src/core/index';
-import type { PriceTable, RunInstrumentation, RunStore } from '../src/core/index';
+import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
-import type { ConfigError } from '../src/core/index';
 import { nestError, nestFail } from './errors';
 import type { CheckedSource, ModelFactory, ModelSource, ModelStringSettings } from './model-source';
 import type { RunOwnerOf } from './run-owner';

@@ -1,7 +1,6 @@
 import { Inject, type Type } from '@nestjs/common';
 import { isRecord } from '../src/core/index';
-import type { RunStore } from '../src/core/index';
-import type { ConfigError } from '../src/core/index';
+import type { RunStore, ConfigError } from '../src/core/index';
 import { nestError } from './errors';
 import { makeToken } from './tokens';
 

@@ -5,10 +5,9 @@
  * can be known, nullable types, required-ness from the optional markers, descriptions and
  * defaults. Provider adapters compile their dialects from this form.
  */
-import type { JsonSchema } from '../../src/core/index';
+import type { JsonSchema, ConfigError } from '../../src/core/index';
 import { describedAs } from '../describe-decorator';
 import { agentDefinitionError } from '../errors';
-import type { ConfigError } from '../../src/core/index';
 import type { DtoModel } from './dto-model';
 import { primitiveSchema } from './converters';
 

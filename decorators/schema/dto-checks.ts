@@ -2,9 +2,8 @@
  * The checks `analyseDto` runs on DTO classes: what counts as a DTO class, nested types,
  * enums, class-transformer renames, initial values (defaults and undecorated fields).
  */
-import type { JsonValue } from '../../src/core/index';
+import type { JsonValue, ConfigError } from '../../src/core/index';
 import { type AgentDefinitionErrorKind, classNameOf } from '../errors';
-import type { ConfigError } from '../../src/core/index';
 import { NoArgs } from '../no-args';
 import {
   transformerStorage,

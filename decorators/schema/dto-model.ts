@@ -2,9 +2,8 @@
  * What the builder knows about a DTO class and every DTO it nests: its properties (optional,
  * nullable, nested), its defaults, and every declaration mistake, found once at definition time.
  */
-import type { JsonValue } from '../../src/core/index';
+import type { JsonValue, ConfigError } from '../../src/core/index';
 import { agentDefinitionError, type AgentDefinitionErrorKind, classNameOf } from '../errors';
-import type { ConfigError } from '../../src/core/index';
 import { classChain } from '../metadata';
 import { isNotNull, isNullable } from '../nullable-decorator';
 import { classValidator } from '../peers';

@@ -1,7 +1,6 @@
 import { basename, extname, join } from 'node:path';
-import { testingConfigError } from './errors';
+import { testingConfigError, FixtureSecretError } from './errors';
 import { encodeRequestBody, encodeResponseBody } from './body-codec';
-import { FixtureSecretError } from './errors';
 import { saveFixture, serializeFixture } from './fixture';
 import { FIXTURE_VERSION, type Fixture, type FixtureExchange } from './fixture-types';
 import {

@@ -1,7 +1,6 @@
-import { testingConfigError } from './errors';
+import { testingConfigError, ReplayMismatchError, ReplayUnmatchedError } from './errors';
 import { concat, everyBytes, requestBodyValue, resplit, responseChunks } from './body-codec';
 import { firstDifference, preview } from './diff';
-import { ReplayMismatchError, ReplayUnmatchedError } from './errors';
 import type { Fixture, FixtureExchange } from './fixture-types';
 import { pathOf, redactUrl } from './redaction';
 
