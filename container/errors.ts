@@ -54,7 +54,7 @@ export function containerError(message: string, init: ContainerErrorInit): Confi
   });
 }
 
-/** Whether `value` is an error of the container (see {@link containerError}). */
+/** Whether `value` is an error of the container (see `containerError`). */
 export function isContainerError(value: unknown): value is ConfigError {
   return ConfigError.is(value, 'container');
 }

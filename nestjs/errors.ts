@@ -63,7 +63,7 @@ export function nestError(message: string, init: GolemNestErrorInit): ConfigErro
   });
 }
 
-/** Whether `value` is a configuration error of `golem/nestjs` (see {@link nestError}). */
+/** Whether `value` is a configuration error of `golem/nestjs` (see `nestError`). */
 export function isNestError(value: unknown): value is ConfigError {
   return ConfigError.is(value, 'nestjs');
 }

@@ -9,7 +9,7 @@ import type { Closable } from './options';
  * with {@link GolemLifecycle.register} (an MCP client connected in a provider's factory). They are
  * closed once, in reverse order of registration, on `onApplicationShutdown` (`app.close()`, or a
  * signal with `app.enableShutdownHooks()`); every one is closed even when another fails, and the
- * failures are reported together as a {@link ShutdownError}.
+ * failures are reported together as a `ShutdownError`.
  */
 export class GolemLifecycle implements OnApplicationShutdown {
   private readonly closables: Closable[];

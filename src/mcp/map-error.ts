@@ -21,9 +21,9 @@ export interface ErrorContext {
 
 /**
  * Turns whatever the SDK threw for `method` into a typed error (Golem errors pass through): a JSON-RPC error answer →
- * {@link McpProtocolError} (with the server's code and data); a closed connection, an HTTP status,
+ * `McpProtocolError` (with the server's code and data); a closed connection, an HTTP status,
  * a failed spawn or network error, or an error the HTTP guard injected → {@link McpTransportError};
- * a malformed answer → {@link McpProtocolError} without a code. The connection's secrets (header
+ * a malformed answer → `McpProtocolError` without a code. The connection's secrets (header
  * and query values) are removed from the result and its whole cause chain.
  */
 export function typedError(context: ErrorContext, method: string, error: unknown): Error {

@@ -11,7 +11,7 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  * ever leaves the endpoint's origin. Every request is made with `redirect: 'manual'`; a 307 or
  * 308 whose `Location` has the same scheme, host and port is followed (method, headers and body
  * kept; at most {@link MAX_REDIRECTS} hops); any other redirect — another origin, a 301/302/303,
- * credentials in the `Location`, too many hops — throws {@link McpRedirectError} before anything
+ * credentials in the `Location`, too many hops — throws `McpRedirectError` before anything
  * is sent to the target. Responses that are not redirects are returned as they are.
  */
 export function sameOriginFetch(server: string, base: typeof fetch = fetch): typeof fetch {

@@ -31,7 +31,7 @@ export interface SampleOptions {
  *   (and `url`, `uri-reference`, `iri`), `uuid`, `hostname`, `ipv4`, `ipv6` get a fixed sample,
  *   other formats are ignored (they are annotations); `pattern` is honoured for simple regular
  *   expressions only (literals, classes, groups, first alternative, quantifiers) and a pattern
- *   beyond that is a {@link SchemaSampleError} — add an `examples` entry to the schema instead;
+ *   beyond that is a `SchemaSampleError` — add an `examples` entry to the schema instead;
  * - numbers and integers: `0`, or the smallest value allowed by `minimum`/`exclusiveMinimum`
  *   (both draft forms), or the largest allowed by a negative `maximum`, respecting `multipleOf`;
  * - booleans `false`; `null` for `type: "null"`; `nullable` is accepted and ignored;
@@ -48,7 +48,7 @@ export interface SampleOptions {
  * property is left out, an array stops at `minItems`, a nullable type or another `anyOf` branch
  * is used, a nullable target gives `null`). `not`, `if`, `contains`, the `dependent*` keywords,
  * dynamic and remote references, `propertyNames` on a non-empty object, and contradictions throw
- * a {@link SchemaSampleError} naming the schema path.
+ * a `SchemaSampleError` naming the schema path.
  */
 export function sampleFromSchema(
   schema: JsonSchema | boolean,

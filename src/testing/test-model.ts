@@ -56,7 +56,7 @@ export interface TestModelOptions {
  * `stream` replays the response as fragments: content in word chunks (concatenating to the
  * content), then one fragment per tool call carrying its id, name and whole arguments text. A
  * schema the sampler does not support makes the call fail with an error naming the tool and
- * wrapping the {@link SchemaSampleError}. Requests are recorded as deep copies, and an aborted
+ * wrapping the `SchemaSampleError`. Requests are recorded as deep copies, and an aborted
  * signal rejects with `cancellationError(signal)` as for {@link ScriptedModel}.
  */
 export class TestModel extends RecordingModel implements StreamingModel {

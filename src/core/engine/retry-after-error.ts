@@ -2,7 +2,7 @@ import { causeText } from '../kit/cause-text';
 import { GolemError, brandGuard } from '../kit/error-base';
 import { MAX_TIMEOUT_MS } from '../kit/timeouts';
 
-/** What a {@link RetryAfterTooLongError} is built from. */
+/** What a `RetryAfterTooLongError` is built from. */
 export interface RetryAfterTooLongInit {
   /** The wait the provider asked for, in ms (`MAX_TIMEOUT_MS` means "at least that long"). */
   requested: number;

@@ -46,7 +46,7 @@ function isMissing(error: unknown, packageName: string): boolean {
 
 /**
  * Loads every peer of an entry point (`{ yaml: () => require('yaml') }`) and throws one
- * {@link missingPeerError} naming all the missing ones when any is not installed. An entry point
+ * `missingPeerError` naming all the missing ones when any is not installed. An entry point
  * runs it first, before anything it imports loads a peer, so a missing install fails with the
  * fix instead of a bare `Cannot find module`. The peers are loaded in the order given (the entry
  * point loads them right after anyway); any other load failure — a peer's own broken

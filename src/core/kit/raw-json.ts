@@ -42,14 +42,14 @@ export interface RawJsonOptions extends JsonLimits {
 
 /**
  * Parses `text` into plain values (arrays, plain objects, strings, numbers, booleans, `null`),
- * returning a {@link RawJson} wherever `options.rawAt` says so. Throws {@link JsonParseError}.
+ * returning a {@link RawJson} wherever `options.rawAt` says so. Throws `JsonParseError`.
  */
 export function parseJsonWithRaw(text: string, options: RawJsonOptions = {}): unknown {
   return new Parser(text, options).document(true);
 }
 
 /**
- * Validates `text` as JSON (throwing {@link JsonParseError}) and returns it with the whitespace
+ * Validates `text` as JSON (throwing `JsonParseError`) and returns it with the whitespace
  * outside strings removed; everything else is kept as written.
  */
 export function compactJson(text: string, limits: JsonLimits = {}): string {

@@ -105,7 +105,7 @@ export function standardSchemaError(
   });
 }
 
-/** Whether `value` is the error of an unusable Standard Schema (see {@link standardSchemaError}). */
+/** Whether `value` is the error of an unusable Standard Schema (see `standardSchemaError`). */
 export function isStandardSchemaError(value: unknown): value is ConfigError {
   return ConfigError.is(value, 'schema', 'unusable-schema');
 }

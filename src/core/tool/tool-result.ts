@@ -8,7 +8,7 @@ const stringify: (value: unknown) => string | undefined = JSON.stringify;
  * What a tool's return value becomes in the tool message: a string as-is, `undefined` (a `void`
  * tool) as `''`, anything else as its JSON text (`JSON.stringify`: `toJSON` honoured, `undefined`
  * and function members of objects dropped). A value with no JSON form — a function, a symbol, a
- * `bigint`, a cycle, a throwing `toJSON` — is a {@link ToolResultError} naming the tool.
+ * `bigint`, a cycle, a throwing `toJSON` — is a `ToolResultError` naming the tool.
  * `defineTool` tools and decorated `@Tool` methods both render through this.
  */
 export function renderToolResult(toolName: string, value: unknown): string {

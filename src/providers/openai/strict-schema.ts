@@ -48,7 +48,7 @@ const MAX_DEPTH = 64;
  * - dropped (the engine's output validation still applies the original schema): `default`,
  *   `examples`, `minLength`/`maxLength`, `uniqueItems`, `not`, `if`/`then`/`else`, other formats,
  *   `patternProperties` next to `properties`, and every other keyword;
- * - rejected with {@link StrictSchemaError}: a root that is not an object, schemas accepting any
+ * - rejected with `StrictSchemaError`: a root that is not an object, schemas accepting any
  *   value, objects with arbitrary keys (maps), arrays without `items`, tuples, `allOf` of several
  *   schemas, non-local `$ref`s, and nesting deeper than 64 levels.
  * The input is not modified.

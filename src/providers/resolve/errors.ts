@@ -13,7 +13,7 @@ import { ConfigError } from '../../core/kit/config-error';
 export type ModelResolutionReason =
   'malformed' | 'unknown-provider' | 'missing-env' | 'missing-test-model' | 'invalid-config';
 
-/** Details of a resolution error (see {@link resolutionError}). */
+/** Details of a resolution error (see `resolutionError`). */
 export interface ModelResolutionInit {
   reason: ModelResolutionReason;
   /** The provider named by the model string, when it got that far. */

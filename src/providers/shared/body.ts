@@ -25,7 +25,7 @@ export interface ReadBodyOptions {
 
 /**
  * Reads a whole success body as UTF-8 text, refusing to buffer more than `maxBytes`
- * ({@link ResponseTooLargeError}, the body is cancelled). A read failure is a retryable
+ * (`ResponseTooLargeError`, the body is cancelled). A read failure is a retryable
  * transport error; an abort is the signal's cancellation error.
  */
 export async function readBodyText(response: Response, options: ReadBodyOptions): Promise<string> {

@@ -19,7 +19,7 @@ export interface CallScopeOptions {
  * a long-lived caller signal).
  *
  * Errors leave {@link CallScope.run} classified: the caller's abort as the signal's cancellation
- * error; the adapter's timeout as a retryable {@link ModelTransportError}; anything else as is.
+ * error; the adapter's timeout as a retryable `ModelTransportError`; anything else as is.
  */
 export class CallScope {
   /** Aborts on the caller's abort, on the adapter's timeout, and when the call fails. */

@@ -27,7 +27,7 @@ export class RedactedCause extends Error {
 }
 
 /**
- * Copies `value` and its `cause` chain into {@link RedactedCause}s whose messages have every
+ * Copies `value` and its `cause` chain into `RedactedCause`s whose messages have every
  * secret removed, so a transport failure can be attached as `cause` without carrying a key
  * (undici quotes an invalid header value, key included, in its TypeError). Reading the value
  * never throws: hostile getters and revoked proxies give a placeholder text.

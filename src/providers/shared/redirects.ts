@@ -18,7 +18,7 @@ export interface RedirectPolicyOptions {
  * (scheme, host and port) is followed with the same method, headers and body, at most
  * {@link MAX_REDIRECTS} times; anything else that redirects — another origin, a 301/302/303
  * that would turn the POST into a GET, a missing or unparsable `Location`, too many hops — is a
- * non-retryable {@link ModelRedirectError}. So credentials and the conversation stay with the
+ * non-retryable `ModelRedirectError`. So credentials and the conversation stay with the
  * origin they were configured for, whatever headers the request carries.
  */
 export async function fetchWithRedirectPolicy(

@@ -29,7 +29,7 @@ export function requestBodyValue(text: string | undefined): RequestBody {
 /**
  * The body of a response as the fixture holds it, secrets removed: AWS event streams as decoded
  * frames, JSON (by content type) parsed, other UTF-8 as text lines, anything else as base64 chunks
- * (refused with {@link FixtureSecretError} if a secret is in the bytes).
+ * (refused with `FixtureSecretError` if a secret is in the bytes).
  */
 export function encodeResponseBody(
   chunks: readonly Uint8Array[],

@@ -16,7 +16,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /**
  * Validates a parsed fixture and returns a private copy of it. Anything off — another
  * `golemFixture` version, a missing `exchanges` list, a status outside 200–599, two body fields on
- * one response, a header that is not a string — throws {@link FixtureFormatError} naming
+ * one response, a header that is not a string — throws `FixtureFormatError` naming
  * `source` and the field.
  */
 export function parseFixture(value: unknown, source: string): Fixture {

@@ -11,7 +11,7 @@ export function serializeFixture(fixture: Fixture): string {
 
 /**
  * Reads and validates a fixture file. A file that is not JSON, has another `golemFixture`
- * version or a malformed field throws {@link FixtureFormatError} naming the file and field.
+ * version or a malformed field throws `FixtureFormatError` naming the file and field.
  */
 export function loadFixture(file: string): Fixture {
   let text: string;

@@ -81,8 +81,8 @@ export class ReplayQueue {
   }
 
   /**
-   * The exchange for `request`, or the error it does not match: {@link ReplayMismatchError}
-   * (the next exchange differs) or {@link ReplayUnmatchedError} (none is left). An unmatched
+   * The exchange for `request`, or the error it does not match: `ReplayMismatchError`
+   * (the next exchange differs) or `ReplayUnmatchedError` (none is left). An unmatched
    * request consumes nothing.
    */
   take(request: ReplayRequest): ServedExchange | ReplayMismatchError | ReplayUnmatchedError {
@@ -102,7 +102,7 @@ export class ReplayQueue {
   }
 
   /**
-   * Throws the first mismatch or extra request seen, or a {@link ReplayUnmatchedError} when
+   * Throws the first mismatch or extra request seen, or a `ReplayUnmatchedError` when
    * recorded exchanges were never requested. Call it at the end of a test.
    */
   assertDone(): void {

@@ -33,7 +33,7 @@ function codePointOf(text: string, pattern: RegExp): string {
 /**
  * Splits a model-supplied relative path into its segments without touching the file system.
  * `/` and `\` both separate segments; empty and `.` segments are dropped. Throws
- * {@link PathOutsideRootError} for absolute paths, drive letters, `~`, `..` segments, control
+ * `PathOutsideRootError` for absolute paths, drive letters, `~`, `..` segments, control
  * and bidirectional characters, and over-long paths. Nothing is URL-decoded: `%2e%2e` is a name.
  */
 export function pathSegments(path: string): string[] {

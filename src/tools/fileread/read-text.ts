@@ -34,7 +34,7 @@ function trimPartialUtf8(data: Buffer): Buffer {
 
 /**
  * Reads the selected lines of an open regular file: sniffs the first 512 bytes (binary →
- * {@link UnsupportedContentError}), then streams the file, keeping at most `maxLines` lines and
+ * `UnsupportedContentError`), then streams the file, keeping at most `maxLines` lines and
  * `maxBytes` bytes of the selection, and appends a truncation marker when a cap cut it short.
  * Memory stays bounded by the caps plus one chunk; `signal` is checked between chunks.
  */

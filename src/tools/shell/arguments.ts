@@ -48,7 +48,7 @@ function argvArray(value: unknown, allow: ReadonlySet<string> | undefined): stri
   return argv;
 }
 
-/** Validates one call's arguments; mistakes are {@link ModelRetry}s, refusals {@link CommandDeniedError}s. */
+/** Validates one call's arguments; mistakes are {@link ModelRetry}s, refusals `CommandDeniedError`s. */
 export function parseCall(raw: unknown, options: ResolvedShellOptions): CommandCall {
   const allowed = keys(options);
   if (!isRecord(raw)) {

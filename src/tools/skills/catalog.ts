@@ -41,7 +41,7 @@ export interface SkillCatalog {
 
 /**
  * Scans the roots (one level: `<root>/<name>/SKILL.md`) and validates every skill's front matter.
- * Throws {@link InvalidSkillError} for any invalid skill and a `skills` `ConfigError` for bad
+ * Throws `InvalidSkillError` for any invalid skill and a `skills` `ConfigError` for bad
  * options or an empty catalog. Folders without `SKILL.md`, plain files and dot-entries are skipped.
  */
 export function loadSkillCatalog(options: SkillsOptions): SkillCatalog {

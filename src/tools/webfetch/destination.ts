@@ -34,7 +34,7 @@ function refuses(verdict: AddressVerdict | undefined, key: string, policy: Polic
   return verdict.metadata || !policy.allowPrivateNetwork;
 }
 
-/** Runs the lookup-free checks; throws {@link BlockedDestinationError}. */
+/** Runs the lookup-free checks; throws `BlockedDestinationError`. */
 export function checkStatic(url: URL, policy: Policy): StaticCheck {
   const hostname =
     url.hostname.startsWith('[') && url.hostname.endsWith(']')
