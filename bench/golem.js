@@ -9,7 +9,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.resolve(process.env.GOLEM_BENCH_DIST ?? path.join(ROOT, 'dist'));
-const GOLEM = path.join(DIST, 'src', 'index.js');
+const GOLEM = path.join(DIST, 'src', 'core', 'index.js');
 const GOLEM_DECORATORS = path.join(DIST, 'decorators', 'index.js');
 const CACHE = path.join(__dirname, 'node_modules', '.cache', 'golem-bench');
 const DECORATED_SOURCE = path.join(__dirname, 'decorated-agents.ts');

@@ -27,7 +27,7 @@ const ROUNDS = Number(args.rounds ?? 15);
 
 /** A package as the root (and so the built golem/otel) resolves it: one @opentelemetry/api. */
 const fromRoot = (name) => require(require.resolve(name, { paths: [ROOT] }));
-const { Agent, defineTool } = require(path.join(DIST, 'src', 'index.js'));
+const { Agent, defineTool } = require(path.join(DIST, 'src', 'core', 'index.js'));
 const { otelInstrumentation } = require(path.join(DIST, 'src', 'otel', 'index.js'));
 const api = fromRoot('@opentelemetry/api');
 const { AsyncLocalStorageContextManager } = fromRoot('@opentelemetry/context-async-hooks');

@@ -54,7 +54,7 @@ export function subpaths(pkgDir) {
  * @param {string} tmp  the suite's scratch folder
  */
 export async function packAndCheck(root, tmp) {
-  if (!existsSync(join(root, 'dist', 'src', 'index.js')))
+  if (!existsSync(join(root, 'dist', 'src', 'core', 'index.js')))
     throw new Error('no build: run `npm run build` before the consumer suite');
   const packed = await mustRun('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root });
   const info = JSON.parse(packed.stdout)[0];
