@@ -27,6 +27,54 @@ export type ConfigComponent =
   | 'nestjs';
 
 /**
+ * What is wrong with a decorated class. Each names one declaration mistake; the error message
+ * names the class and member and says how to fix it (the `decorators` reasons of a `ConfigError`).
+ *
+ * @inline
+ */
+export type DecoratorsReason =
+  /** The class (or value) has no `@Agent` decorator, or a class was passed where an instance is needed. */
+  | 'not-an-agent'
+  /** `@Tool()` on a getter or setter. */
+  | 'tool-on-accessor'
+  /** `@Tool()` on a symbol-keyed method without an explicit `name`. */
+  | 'tool-on-symbol'
+  /** `@Tool()` or `@Instructions()` on something that is not an instance method (a property, a static member). */
+  | 'not-a-method'
+  /** Two tools with one name (in one class, across a class and its bases, or clashing with the output tool). */
+  | 'duplicate-tool'
+  /** A tool name outside 1–64 letters, digits, `_` or `-`. */
+  | 'invalid-tool-name'
+  /**
+   * The toolchain dropped decorator metadata (tsx, esbuild, Vite ≤ 7) and nothing explicit
+   * replaces it: a tool method without `design:paramtypes` or `@Tool({ args })`, or a DTO
+   * property without `design:type` whose validators do not state its type.
+   */
+  | 'missing-metadata'
+  /** The first parameter's reflected type is not a DTO class (an interface, union, primitive, `import type`…). */
+  | 'unreflectable-args'
+  /** `@Tool({ args })` disagrees with the reflected parameter type. */
+  | 'args-mismatch'
+  /** A DTO class that cannot be validated: no class-validator decorators, an undecorated field, a constructor that needs arguments. */
+  | 'invalid-dto'
+  /** A nested DTO property without `@Type(() => X)` (or with an unresolvable type). */
+  | 'nested-without-type'
+  /** `@IsEnum` over a numeric enum (class-validator accepts member names; the schema is wrong). */
+  | 'numeric-enum'
+  /** Two different DTO classes with one name inside one schema (they would be merged). */
+  | 'schema-name-collision'
+  /** A validator that only works asynchronously (validation at the boundary is synchronous). */
+  | 'async-validator'
+  /** `@Output` with something that is not a validatable DTO class, or declared twice. */
+  | 'invalid-output'
+  /** `@Instructions` with a non-string text, or an instructions method that returned a non-string. */
+  | 'instructions-not-string'
+  /** An `@Agent` option, or the assembled agent configuration, is invalid. */
+  | 'invalid-option'
+  /** `@Guardrail` with an unknown phase or options, or on something that is not an instance method. */
+  | 'invalid-guardrail';
+
+/**
  * What is wrong. Most components raise only `invalid-option`; the others name the mistake:
  * - agent: `deferral-not-enabled` (a tool deferred its call, `deferredTools` is off);
  * - tool: `invalid-definition`; schema: `unusable-schema`; any component: `missing-peer`;
@@ -56,23 +104,7 @@ export type ConfigErrorReason =
   | 'missing-test-model'
   | 'invalid-config'
   | 'tool-collision'
-  | 'not-an-agent'
-  | 'tool-on-accessor'
-  | 'tool-on-symbol'
-  | 'not-a-method'
-  | 'duplicate-tool'
-  | 'invalid-tool-name'
-  | 'missing-metadata'
-  | 'unreflectable-args'
-  | 'args-mismatch'
-  | 'invalid-dto'
-  | 'nested-without-type'
-  | 'numeric-enum'
-  | 'schema-name-collision'
-  | 'async-validator'
-  | 'invalid-output'
-  | 'instructions-not-string'
-  | 'invalid-guardrail'
+  | DecoratorsReason
   | 'unbound-agent'
   | 'unbound-model'
   | 'invalid-model'
