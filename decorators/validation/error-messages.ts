@@ -84,7 +84,8 @@ export function join(path: string, key: string): string {
   if (/^\d+$/.test(key)) return `${path}[${key}]`;
   if (IDENTIFIER.test(key) && key.length <= MAX_KEY) return path === '' ? key : `${path}.${key}`;
   const shown = key.length > MAX_KEY ? `${key.slice(0, MAX_KEY - 1)}…` : key;
-  return `${path}[${JSON.stringify(shown)}]`;
+  // `;` is escaped (still valid JSON) so a key cannot forge the `; ` between problems.
+  return `${path}[${JSON.stringify(shown).replaceAll(';', '\\u003b')}]`;
 }
 
 function rephrase(name: string, message: string, property: string): string {

@@ -89,6 +89,12 @@ describe('validateDto', () => {
     ).toBe('toString: is not an allowed property; valueOf: is not an allowed property');
   });
 
+  test('a key cannot forge the "; " between problems: its ";" is escaped', () => {
+    const reason = reasonOf(() => validateDto(ForecastArgs, { city: 'Lagos', 'a; b': 1 }));
+    expect(reason).toBe('["a\\u003b b"]: is not an allowed property');
+    expect(reason.split('; ')).toHaveLength(1);
+  });
+
   test('a missing required property is reported', () => {
     expect(reasonOf(() => validateDto(ForecastArgs, {}))).toBe('city: must be a string');
   });

@@ -96,7 +96,8 @@ function join(path: string, key: unknown): string {
     return path === '' ? key : `${path}.${key}`;
   const name = typeof key === 'string' ? key : typeof key === 'symbol' ? key.toString() : '?';
   const shown = name.length > MAX_KEY ? `${name.slice(0, MAX_KEY - 1)}…` : name;
-  return `${path}[${JSON.stringify(shown)}]`;
+  // `;` is escaped (still valid JSON) so a key cannot forge the `; ` between problems.
+  return `${path}[${JSON.stringify(shown).replaceAll(';', '\\u003b')}]`;
 }
 
 function clip(text: string): string {

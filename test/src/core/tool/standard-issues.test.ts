@@ -45,6 +45,12 @@ test('hostile issues are bounded: keys clipped to 40 characters, messages to 200
   expect(text).toBe(`["${'k'.repeat(39)}…"]: ${'x'.repeat(199)}…`);
 });
 
+test('a key cannot forge the "; " between problems: its ";" is escaped', () => {
+  const text = issuesText([{ message: 'bad', path: ['x; y: z'] }, { message: 'worse' }]);
+  expect(text).toBe('["x\\u003b y: z"]: bad; worse');
+  expect(text.split('; ')).toHaveLength(2);
+});
+
 test('malformed issues still give a readable line', () => {
   expect(issuesText([null, { message: 42, path: 'nope' }, { message: '  ' }])).toBe('is invalid');
   expect(issuesText([])).toBe('the value is invalid');
