@@ -27,8 +27,9 @@ module.exports = {
     '^golem/container$': '<rootDir>/container/index.ts',
     '^golem/nestjs$': '<rootDir>/nestjs/index.ts',
     '^golem/nestjs/queue$': '<rootDir>/nestjs/queue.ts',
-    '^golem/providers/([a-z0-9-]+)$': '<rootDir>/src/providers/$1/index.ts',
-    '^golem/tools/([a-z0-9-]+)$': '<rootDir>/src/tools/$1/index.ts',
+    '^golem/providers/(openai|openai-responses|azure|anthropic|gemini|bedrock|resolve)$':
+      '<rootDir>/src/providers/$1/index.ts',
+    '^golem/tools/(webfetch|fileread|shell|skills)$': '<rootDir>/src/tools/$1/index.ts',
     '^golem/mcp$': '<rootDir>/src/mcp/index.ts',
     '^golem/stores/(memory|sqlite|postgres)$': '<rootDir>/src/stores/$1/index.ts',
     '^golem/otel$': '<rootDir>/src/otel/index.ts',

@@ -71,6 +71,9 @@ export async function packAndCheck(root, tmp) {
   else if (!readFileSync(join(pkgDir, 'LICENSE'), 'utf8').startsWith(`${pkg.license} License`))
     problems.push(`LICENSE is not the ${pkg.license} license package.json names`);
 
+  for (const key of Object.keys(pkg.exports))
+    if (key.includes('*'))
+      problems.push(`exports "${key}" is a wildcard: name every entry point (ADR 0005 §4)`);
   const all = subpaths(pkgDir);
   const mapped = pkg.typesVersions?.['*'] ?? {};
   for (const { subpath, types, js } of all) {
@@ -122,10 +125,17 @@ export async function packAndCheck(root, tmp) {
 }
 
 /**
- * The script run in the bare install. `core` entry points must load; `ENTRY_PEERS` ones must
- * fail naming `npm install <their peers>`; any other entry point may either load or fail with a
- * `MissingPeerError` naming only optional peers of package.json (an entry point another part of
- * golem added).
+ * Specifiers that are not entry points (any more) and must not resolve: a folder of shared
+ * internals the `./providers/*` wildcard once exposed (ADR 0005 §4).
+ */
+export const NOT_EXPORTED = ['golem/providers/shared'];
+
+/**
+ * The script run in the bare install. Every entry point must resolve and every `NOT_EXPORTED`
+ * specifier must fail with `ERR_PACKAGE_PATH_NOT_EXPORTED` (both `require` and `import`); `core`
+ * entry points must load; `ENTRY_PEERS` ones must fail naming `npm install <their peers>`; any
+ * other entry point may either load or fail with a `missing-peer` `ConfigError` naming only
+ * optional peers of package.json (an entry point another part of golem added).
  * @param {string[]} core
  * @param {string[]} others
  * @param {string[]} optionalPeers
@@ -135,8 +145,12 @@ function aloneScript(core, others, optionalPeers) {
 const entries = ${JSON.stringify(ENTRY_PEERS)};
 const core = ${JSON.stringify(core)};
 const others = ${JSON.stringify(others)};
+const gone = ${JSON.stringify(NOT_EXPORTED)};
 const optional = new Set(${JSON.stringify(optionalPeers)});
 const problems = [];
+for (const id of [...core, ...others, ...Object.keys(entries)]) {
+  try { require.resolve(id); } catch (error) { problems.push(id + ' does not resolve: ' + (error && error.message)); }
+}
 for (const id of core) {
   try { require(id); } catch (error) { problems.push(id + ' failed to load: ' + error.message); }
 }
@@ -149,6 +163,18 @@ for (const id of others) {
   }
 }
 async function main() {
+  for (const id of gone) {
+    for (const [how, load] of [['require', () => require(id)], ['import', () => import(id)]]) {
+      try {
+        await load();
+        problems.push(how + '(' + id + ') loaded: it is not an entry point');
+      } catch (error) {
+        if (!error || error.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED')
+          problems.push(how + '(' + id + ') did not fail with ERR_PACKAGE_PATH_NOT_EXPORTED: ' + (error && (error.code + ' ' + error.message)));
+        else if (how === 'require') console.log(id + ': ' + error.code);
+      }
+    }
+  }
   for (const [id, peers] of Object.entries(entries)) {
     const command = 'npm install ' + peers.join(' ');
     for (const [how, load] of [['require', () => require(id)], ['import', () => import(id)]]) {

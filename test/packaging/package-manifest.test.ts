@@ -97,6 +97,26 @@ test('typesVersions types every subpath the way exports does (node10 resolution)
   }
 });
 
+test('exports names every entry point, and tsconfig and jest map the same ones (ADR 0005 §4)', () => {
+  const keys = Object.keys(manifest.exports).filter((key) => key !== './package.json');
+  expect(keys.filter((key) => key.includes('*'))).toEqual([]);
+  const specifiers = keys.map((key) => (key === '.' ? 'golem' : `golem/${key.slice(2)}`));
+  expect(specifiers).toHaveLength(25);
+  const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  expect(Object.keys(tsconfig.compilerOptions.paths).sort()).toEqual([...specifiers].sort());
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the jest config is CommonJS
+  const jestConfig = require('../../jest.config.js') as {
+    moduleNameMapper: Record<string, string>;
+  };
+  const mapped = (id: string) =>
+    Object.keys(jestConfig.moduleNameMapper).filter((pattern) => new RegExp(pattern).test(id));
+  for (const id of specifiers) expect([id, mapped(id).length]).toEqual([id, 1]);
+  for (const id of ['golem/providers/shared', 'golem/stores/sql'])
+    expect([id, mapped(id), tsconfig.compilerOptions.paths[id]]).toEqual([id, [], undefined]);
+});
+
 test('the package ships the MIT license it declares', () => {
   expect(manifest.license).toBe('MIT');
   expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
