@@ -1,4 +1,4 @@
-import { redact } from '../providers/shared/redact';
+import { redact } from '../core/kit/redact';
 
 /** Well-known credential shapes, scrubbed from every text a span carries. */
 const PATTERNS: readonly [RegExp, string][] = [

@@ -28,7 +28,7 @@ export {
 export { SseLineTooLongError } from '../../src/providers/shared/sse';
 export { StrictSchemaError } from '../../src/providers/openai/strict-schema';
 export { ResponseFailedError } from '../../src/providers/openai-responses/errors';
-export { RedactedCause } from '../../src/providers/shared/redact';
+export { RedactedCause } from '../../src/core/kit/redact';
 export {
   CommandDeniedError,
   CommandTimeoutError,

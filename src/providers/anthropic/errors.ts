@@ -1,7 +1,8 @@
 import { isRecord } from '../../core/kit/guards';
 import { ModelHTTPError } from '../../core/errors/errors';
 import { StreamInterruptedError } from '../../core/errors/provider-errors';
-import { redact, type ProviderErrorInfo } from '../shared/http';
+import { redact } from '../../core/kit/redact';
+import type { ProviderErrorInfo } from '../shared/http';
 import { PROVIDER } from './options';
 
 /** Error types of the API and the HTTP status each one is documented with. */

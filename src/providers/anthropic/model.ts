@@ -7,7 +7,7 @@ import { expectEventStream, readBodyText } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';
 import type { ThinkingOrigin } from '../shared/provenance';
-import { redact, redactCause } from '../shared/redact';
+import { redact, redactCause } from '../../core/kit/redact';
 import { readSse } from '../shared/sse';
 import { decodeMessage } from './decode-response';
 import { encodeRequest } from './encode-request';

@@ -2,7 +2,7 @@ import { isRecord } from '../../core/kit/guards';
 import type { Delta } from '../../core/contract/delta';
 import type { DeltaHandler } from '../../core/contract/model';
 import type { ModelResponse } from '../../core/contract/response';
-import { redact, redactCause } from '../shared/redact';
+import { redact, redactCause } from '../../core/kit/redact';
 import { STOP, type SseEvent, type SseVerdict } from '../shared/sse';
 import type { ThinkingOrigin } from '../shared/provenance';
 import { streamErrorEvent } from './errors';

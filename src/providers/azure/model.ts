@@ -8,7 +8,7 @@ import type { ChatAuth, ChatEndpoint } from '../openai/chat-core';
 import { chatEndpoint, generateChat, headerSecrets, streamChat } from '../openai/chat-core';
 import type { CommonChatOptions } from '../openai/config-checks';
 import { checkBaseURL, checkCommon, optionalText, requireText } from '../openai/config-checks';
-import { redact, redactCause } from '../shared/redact';
+import { redact, redactCause } from '../../core/kit/redact';
 import { AZURE_CAPABILITIES, azureURL, checkApiVersion, checkEndpoint } from './addressing';
 
 const PROVIDER = 'azure';

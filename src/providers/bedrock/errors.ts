@@ -6,7 +6,7 @@ import {
   ModelTransportError,
   StreamInterruptedError,
 } from '../../core/errors/provider-errors';
-import { redact } from '../shared/http';
+import { redact } from '../../core/kit/redact';
 import { retryAfterMs } from '../shared/retry-after';
 import { PROVIDER } from './sdk';
 

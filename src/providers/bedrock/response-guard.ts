@@ -4,7 +4,7 @@ import {
   ModelRedirectError,
   ResponseTooLargeError,
 } from '../../core/errors/provider-errors';
-import { redact } from '../shared/redact';
+import { redact } from '../../core/kit/redact';
 import { retryAfterMs } from '../shared/retry-after';
 import { PROVIDER } from './sdk';
 

@@ -2,7 +2,8 @@ import { ModelHTTPError } from '../../core/errors/errors';
 import { isRecord } from '../../core/kit/guards';
 import { requestedWaitMs } from '../../core/kit/timeouts';
 import { StreamInterruptedError } from '../../core/errors/provider-errors';
-import { redact, type ProviderErrorInfo } from '../shared/http';
+import { redact } from '../../core/kit/redact';
+import type { ProviderErrorInfo } from '../shared/http';
 
 const BODY_LIMIT = 4096;
 

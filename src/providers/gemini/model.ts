@@ -6,7 +6,7 @@ import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyText } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';
-import { redact, redactCause } from '../shared/redact';
+import { redact, redactCause } from '../../core/kit/redact';
 import { ResponseAssembler } from './assembler';
 import { CallIdAllocator } from './call-ids';
 import { parseGeminiError, withRetryInfo } from './errors';

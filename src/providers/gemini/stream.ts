@@ -1,7 +1,7 @@
 import type { DeltaHandler } from '../../core/contract/model';
 import { isRecord } from '../../core/kit/guards';
 import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
-import { redact, redactCause } from '../shared/redact';
+import { redact, redactCause } from '../../core/kit/redact';
 import { readSse, STOP } from '../shared/sse';
 import type { ResponseAssembler } from './assembler';
 import { streamErrorFrame } from './errors';

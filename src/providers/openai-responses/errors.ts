@@ -1,6 +1,6 @@
 import { GolemError, brandGuard } from '../../core/kit/error-base';
 import { isRecord } from '../../core/kit/guards';
-import { redact } from '../shared/redact';
+import { redact } from '../../core/kit/redact';
 import { PROVIDER } from './options';
 
 /** Error codes of a failed response that trying again may fix. */

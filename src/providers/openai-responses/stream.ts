@@ -2,7 +2,7 @@ import type { Delta } from '../../core/contract/delta';
 import { isRecord } from '../../core/kit/guards';
 import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
 import type { ModelResponse } from '../../core/contract/response';
-import { redact } from '../shared/redact';
+import { redact } from '../../core/kit/redact';
 import type { SseEvent } from '../shared/sse';
 import { failureOf } from './errors';
 import { PROVIDER } from './options';

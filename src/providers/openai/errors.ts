@@ -2,7 +2,7 @@ import { isRecord } from '../../core/kit/guards';
 import { ModelHTTPError } from '../../core/errors/errors';
 import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
 import type { ProviderErrorInfo } from '../shared/http';
-import { redact } from '../shared/http';
+import { redact } from '../../core/kit/redact';
 
 /**
  * Reads an OpenAI-style error body: `{error: {message, type, code}}` (code may be a number, as

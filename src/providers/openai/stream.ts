@@ -3,7 +3,7 @@ import { isRecord } from '../../core/kit/guards';
 import { ModelProtocolError, StreamInterruptedError } from '../../core/errors/provider-errors';
 import type { ModelResponse } from '../../core/contract/response';
 import type { Usage } from '../../core/contract/usage';
-import { redact } from '../shared/http';
+import { redact } from '../../core/kit/redact';
 import type { SseEvent } from '../shared/sse';
 import { embeddedError } from './errors';
 import { argsText, assembleCall, assembleResponse, firstChoice, generatedCallId } from './response';

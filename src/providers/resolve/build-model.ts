@@ -13,7 +13,7 @@ import {
   type OpenAIPresetName,
 } from '../openai';
 import { openaiResponses, type OpenAIResponsesModel } from '../openai-responses';
-import { redact } from '../shared/http';
+import { redact } from '../../core/kit/redact';
 import { ENV, readVariable } from './environment';
 import { resolutionError, type ModelResolutionInit } from './errors';
 import { defined, type CheckedOptions } from './options';

@@ -5,7 +5,7 @@ import type { BedrockModel } from '../bedrock';
 import type { GeminiModel } from '../gemini';
 import type { OpenAIChatModel, OpenAIPresetName } from '../openai';
 import type { OpenAIResponsesModel } from '../openai-responses';
-import { redact } from '../shared/http';
+import { redact } from '../../core/kit/redact';
 import { build, type Context } from './build-model';
 import { secretValues } from './environment';
 import { resolutionError } from './errors';

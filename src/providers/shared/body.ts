@@ -4,7 +4,7 @@ import {
   ModelTransportError,
   ResponseTooLargeError,
 } from '../../core/errors/provider-errors';
-import { redactCause } from './redact';
+import { redactCause } from '../../core/kit/redact';
 
 /** Default cap on a non-streaming success body: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -2,11 +2,9 @@ import { cancellationError } from '../../core/errors/cancellation';
 import { ModelHTTPError } from '../../core/errors/errors';
 import { modelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
 import { readErrorBody } from './body';
-import { describeTransportFailure, redact, redactCause } from './redact';
+import { describeTransportFailure, redact, redactCause } from '../../core/kit/redact';
 import { fetchWithRedirectPolicy } from './redirects';
 import { retryAfterMs } from './retry-after';
-
-export { redact } from './redact';
 
 /** The `fetch` an adapter uses; inject one to record, proxy or test. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -1,5 +1,5 @@
 import { ModelRedirectError } from '../../core/errors/provider-errors';
-import { redact } from './redact';
+import { redact } from '../../core/kit/redact';
 
 /** The most same-origin redirects one call follows. */
 export const MAX_REDIRECTS = 5;

@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { cancellationError } from '../../core/errors/cancellation';
 import { GolemError, brandGuard } from '../../core/kit/error-base';
 import { StreamInterruptedError } from '../../core/errors/provider-errors';
-import { describeTransportFailure, redactCause } from './redact';
+import { describeTransportFailure, redactCause } from '../../core/kit/redact';
 
 /** One server-sent event. */
 export type SseEvent = EventSourceMessage;

@@ -1,4 +1,4 @@
-import { redact } from '../../providers/shared/redact';
+import { redact } from '../../core/kit/redact';
 
 /** What replaces a secret value in a fixture. */
 export const REDACTED = '[redacted]';

@@ -4,7 +4,7 @@
  */
 import { transportSecrets, redactText } from '../../../../src/mcp/secrets';
 import { REDACTED, redactSecrets, secretForms } from '../../../../src/core/kit/redaction';
-import { redact } from '../../../../src/providers/shared/redact';
+import { redact } from '../../../../src/core/kit/redact';
 
 describe('secretForms', () => {
   test('as given, trimmed, JSON-escaped and URL-encoded; longest first, without duplicates', () => {

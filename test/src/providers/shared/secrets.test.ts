@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { ModelHTTPError, ConfigError } from 'golem';
 import { postJson } from '../../../../src/providers/shared/http';
-import { redact, redactCause } from '../../../../src/providers/shared/redact';
+import { redact, redactCause } from '../../../../src/core/kit/redact';
 import { startReplayServer } from '../../../support/replay-server';
 import { visibleText } from '../../../support/visible-text';
 import { ModelTransportError } from '../../../support/internal-errors';

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../core/kit/redaction';
+import { redactSecrets } from './redaction';
 
 /** How deep a `cause` chain is copied; deeper links are cut. */
 const MAX_CAUSE_DEPTH = 8;
