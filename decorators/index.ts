@@ -43,7 +43,6 @@ export type {
 } from './markers';
 
 export { compileAgentClass } from './compile/compile-agent';
-export { DEFAULT_OUTPUT_TOOL } from './compile/compile-output';
 export type {
   AgentDefinition,
   ToolDefinitionInfo,
@@ -55,9 +54,8 @@ export { agentFromClass } from './agent-from-class';
 export { classTools } from './class-tools';
 export type { AgentFromClassOptions } from './agent-from-class';
 
-export { dtoSchema, EMPTY_OBJECT_SCHEMA } from './schema/dto-schema';
+export { dtoSchema } from './schema/dto-schema';
 export { STANDARD_FORMATS } from './schema/canonical';
-export { validateDto, TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation/validate-dto';
+export { validateDto, VALIDATOR_OPTIONS } from './validation/validate-dto';
 export { INPUT_LIMITS } from './validation/input-guard';
-export { MAX_PROBLEMS } from './validation/error-messages';
-export { snakeCase, TOOL_NAME } from './naming';
+export { snakeCase } from './naming';

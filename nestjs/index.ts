@@ -53,4 +53,3 @@ export { GolemExceptionFilter, runErrorResponse } from './exception-filter';
 export type { RunErrorBody } from './exception-filter';
 export { GolemTestingModule, overrideModels } from './testing';
 export type { ProviderOverrider } from './testing';
-export { NEST_PEERS } from './peer';

@@ -14,12 +14,6 @@ export type {
   McpToolsChangedEvent,
   McpToolRejectedEvent,
 } from './options';
-export {
-  DEFAULT_CONNECT_TIMEOUT,
-  DEFAULT_CALL_TIMEOUT,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_RESULT_BYTES,
-} from './options';
 export type {
   McpLogLevel,
   McpLogEvent,
@@ -32,10 +26,8 @@ export type {
   McpElicitationAnswer,
   McpElicitationOptions,
 } from './capability-types';
-export { MCP_LOG_LEVELS } from './capability-types';
 export { elicitationProblems } from './elicitation-schema';
 export { mcpElicitationOf } from './elicitation-pause';
-export { DEFAULT_SAMPLING_MAX_TOKENS, DEFAULT_SAMPLING_MAX_REQUESTS } from './capability-options';
 export { connectMcp, mcpTools } from './connect';
 export type { McpServerInfo } from './session-types';
 export { McpClient } from './client';
@@ -48,16 +40,12 @@ export type {
   McpResourceContents,
   McpReadResourceOptions,
 } from './resources';
-export { DEFAULT_MAX_RESOURCE_BYTES } from './resources';
 export type { McpResourceSelection, McpResourceToolOptions } from './resource-exposure';
 export type { McpPromptInfo, McpPrompt } from './prompts';
-export { MIN_TASK_POLL_MS, MAX_TASK_POLL_MS } from './tasks';
 export type { McpStoredAuth, McpTokenStore, McpOAuthProviderOptions } from './auth';
 export { mcpOAuthProvider, memoryTokenStore, completeMcpAuthorization } from './auth';
-export { END_SESSION_TIMEOUT } from './http-transport';
 export { mergeTools } from './merge';
 export { INHERITED_ENV } from './env';
-export { SDK_PACKAGE } from './sdk';
 export { McpTransportError } from './errors';
 export { McpAuthorizationRequiredError } from './feature-errors';
 export { MAX_REDIRECTS } from './redirects';

@@ -12,8 +12,4 @@ export { otelInstrumentation } from './instrumentation';
 export type { OtelInstrumentationOptions, ContentCaptureOptions } from './instrumentation';
 export { injectTraceContext, extractTraceContext, withTraceContext } from './propagation';
 export type { TraceCarrier } from './propagation';
-export { errorType } from './error-type';
-export { identify } from './providers';
-export type { ModelIdentity } from './providers';
 export { ATTR, EVENT, METRIC, SCOPE } from './semconv';
-export { OTEL_PEERS } from './peers';

@@ -6,5 +6,5 @@
  */
 import './peers';
 
-export { genaiPrices, loadDataset, GENAI_PRICES_PACKAGE } from './genai-prices';
+export { genaiPrices } from './genai-prices';
 export type { GenaiPricesOptions, GenaiPricesLoader, GenaiPricesModule } from './genai-prices';

@@ -18,7 +18,6 @@ export type { StalledJobs, JobRetention } from './bullmq-engine';
 export type { TraceContinuation } from './execute';
 export type { QueueAgent, AgentJobInfo, AgentFactory, AgentEntry, AgentRegistry } from './registry';
 export type { RunFeedEvent, FeedRunEvent, FeedFailure, FeedEntry } from './feed-events';
-export { SETTLED_TYPES, FINISHED_TYPES } from './feed-events';
 export type { FeedReadOptions } from './feed-reader';
 export type { FeedRetention } from './redis-feed';
 export type { RedisConnection, ErrorListener } from './redis';
@@ -32,7 +31,7 @@ export type {
 export type { OwnerScope } from './run-access';
 export { QueueError } from './queue-error';
 export type { QueueErrorReason, QueueErrorInit } from './queue-error';
-export { JOB_VERSION, DEFAULT_LIMITS, jobIdOf } from './job';
+export { JOB_VERSION } from './job';
 export type {
   RunJob,
   RunJobKind,
@@ -55,4 +54,3 @@ export type {
 } from './port';
 export { writeFeedSse, formatFeedEvent } from './sse';
 export type { SseTarget } from './sse';
-export { QUEUE_PEERS } from './peers';

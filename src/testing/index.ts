@@ -28,7 +28,6 @@ export type {
   FixtureResponse,
   FixtureSource,
 } from './record-replay/fixture-types';
-export { FIXTURE_VERSION } from './record-replay/fixture-types';
 export { loadFixture, saveFixture, serializeFixture } from './record-replay/fixture';
 export { parseFixture } from './record-replay/fixture-validate';
 export type { RecordOptions } from './record-replay/recorder';

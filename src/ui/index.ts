@@ -9,14 +9,12 @@
 export { toUIMessageStream } from './to-ui-stream';
 export type { AsyncIterableStream } from './iterable-stream';
 export type { UIEventSource, UIMessageStreamOptions, UIMetadataPart } from './stream-options';
-export { defaultErrorText } from './stream-options';
 export type {
   UIMessageChunk,
   UIMessageChunkType,
   UIFinishReason,
   GolemMessageMetadata,
 } from './chunk-types';
-export { DISCARDED_PART } from './chunk-types';
 export {
   createUIMessageStreamResponse,
   formatUIMessageChunk,

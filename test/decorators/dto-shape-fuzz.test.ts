@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { ModelRetry } from 'golem';
-import { MAX_PROBLEMS, validateDto } from 'golem/decorators';
+import { validateDto } from 'golem/decorators';
+import { MAX_PROBLEMS } from '../../decorators/validation/error-messages';
 import { SHAPES, conforms, type ClassSpec, type Spec } from './fixtures/shapes';
 
 const RUNS = 200;

@@ -21,15 +21,8 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { ModelRetry, type ToolContext } from 'golem';
-import {
-  Agent,
-  EMPTY_OBJECT_SCHEMA,
-  NoArgs,
-  Tool,
-  compileAgentClass,
-  dtoSchema,
-  validateDto,
-} from 'golem/decorators';
+import { Agent, NoArgs, Tool, compileAgentClass, dtoSchema, validateDto } from 'golem/decorators';
+import { EMPTY_OBJECT_SCHEMA } from '../../decorators/schema/dto-schema';
 import { definitionError, loose } from './fixtures/definition-helpers';
 
 /** Applies property decorators by hand, bottom-up as TypeScript does, recording no metadata. */

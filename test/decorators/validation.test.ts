@@ -6,7 +6,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { ModelRetry } from 'golem';
-import { INPUT_LIMITS, MAX_PROBLEMS, Nullable, Describe, validateDto } from 'golem/decorators';
+import { INPUT_LIMITS, Nullable, Describe, validateDto } from 'golem/decorators';
+import { MAX_PROBLEMS } from '../../decorators/validation/error-messages';
 import { Coordinates, Nested } from './fixtures/matrix';
 
 class ForecastArgs {

@@ -5,4 +5,4 @@
  */
 export type { AzureOptions } from './model';
 export { AzureChatModel, azure } from './model';
-export { AZURE_CAPABILITIES, azureURL } from './addressing';
+export { AZURE_CAPABILITIES } from './addressing';

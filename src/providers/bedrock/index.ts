@@ -11,6 +11,3 @@ export type {
   BedrockClientConfig,
 } from './options';
 export type { BedrockSdk, BedrockSdkLoader } from './sdk';
-export { SDK_PACKAGE } from './sdk';
-export { DEFAULT_MAX_FRAME_BYTES } from './frame-guard';
-export { STREAM_EXCEPTION_STATUS } from './errors';

@@ -5,6 +5,4 @@
  * @packageDocumentation
  */
 export type { OpenAIResponsesOptions } from './options';
-export { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS } from './options';
 export { OpenAIResponsesModel, openaiResponses } from './model';
-export { OUTPUT_SCHEMA_NAME } from './request';

@@ -6,7 +6,6 @@
 export type { OpenAIOptions } from './model';
 export { OpenAIChatModel, openai, openaiCompatible } from './model';
 export type { CommonChatOptions } from './config-checks';
-export { DEFAULT_TIMEOUT_MS } from './config-checks';
 export type { OpenAICapabilities, OpenAIPreset, OpenAIPresetName, MaxTokensField } from './presets';
 export { OPENAI_PRESETS, OPENAI_PRESET_NAMES } from './presets';
 export { toStrictSchema } from './strict-schema';

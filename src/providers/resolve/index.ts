@@ -16,4 +16,4 @@ export type {
 export type { ResolveEnvironment } from './environment';
 export { detectDefaultModel } from './environment';
 export type { ProviderName } from './providers';
-export { KNOWN_PROVIDERS, DEFAULT_MODEL_IDS } from './providers';
+export { KNOWN_PROVIDERS } from './providers';

@@ -12,4 +12,4 @@ export type {
   PgModule,
   PgModuleLoader,
 } from './driver';
-export { POSTGRES_PACKAGE } from './driver';
+export type { StoreOptions } from '../../core/durable/store-options';

@@ -6,4 +6,4 @@
 export { sqliteStore } from './sqlite-store';
 export type { SqliteStoreOptions } from './sqlite-store';
 export type { SqliteDriver, SqliteDriverLoader, SqliteDatabase, SqliteStatement } from './driver';
-export { SQLITE_PACKAGE } from './driver';
+export type { StoreOptions } from '../../core/durable/store-options';

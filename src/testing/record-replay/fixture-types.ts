@@ -51,8 +51,8 @@ export interface FixtureExchange {
 
 /** A fixture file: the exchanges of one recording, in request order. */
 export interface Fixture {
-  /** Format version; always {@link FIXTURE_VERSION}. */
-  golemFixture: typeof FIXTURE_VERSION;
+  /** Format version; always `1` (the only format this golem reads and writes). */
+  golemFixture: 1;
   /** A name for messages (defaults to the file's base name). */
   name: string;
   exchanges: FixtureExchange[];

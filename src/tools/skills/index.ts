@@ -5,9 +5,8 @@
  */
 import './peers';
 export type { SkillsOptions } from './options';
-export { DEFAULT_MAX_BYTES } from './options';
 export type { SkillCatalog, SkillEntry } from './catalog';
-export { loadSkillCatalog, SKILL_FILE } from './catalog';
+export { loadSkillCatalog } from './catalog';
 export type { SkillMetadata } from './front-matter';
-export { skills, SKILL_TOOL } from './skill-tool';
-export { skillFile, SKILL_FILE_TOOL } from './skill-file-tool';
+export { skills } from './skill-tool';
+export { skillFile } from './skill-file-tool';

@@ -5,7 +5,6 @@
  * @packageDocumentation
  */
 import './peers';
-export { webFetch, truncationMarker, WEB_FETCH_TOOL_NAME } from './web-fetch';
+export { webFetch } from './web-fetch';
 export type { WebFetchOptions, WebFetchLookup, LookupAddress } from './options';
-export { DEFAULT_MAX_BYTES } from './options';
 export { blockedAddressReason } from './blocked-ranges';

@@ -1,5 +1,6 @@
 import { Agent, ConfigError } from 'golem';
-import { genaiPrices, loadDataset } from 'golem/prices';
+import { genaiPrices } from 'golem/prices';
+import { loadDataset } from '../../../src/prices/genai-prices';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
 // The maintained dataset (@pydantic/genai-prices 0.1.8, pinned): gpt-4o-mini is $0.15 input,

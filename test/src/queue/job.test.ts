@@ -1,6 +1,6 @@
 /** Job payloads: untrusted input from Redis, validated by every worker before it acts on one. */
-import { JOB_VERSION, jobIdOf, QueueError } from 'golem/queue';
-import { DEFAULT_LIMITS, parseJob, runIdOfJobId } from '../../../src/queue/job';
+import { JOB_VERSION, QueueError } from 'golem/queue';
+import { DEFAULT_LIMITS, jobIdOf, parseJob, runIdOfJobId } from '../../../src/queue/job';
 
 const job = {
   v: JOB_VERSION,

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { QUEUE_PEERS } from 'golem/queue';
+import { QUEUE_PEERS } from '../../../src/queue/peers';
 import { ConfigError } from 'golem';
 
 test('golem/queue without bullmq and ioredis names the npm install that fixes it', () => {

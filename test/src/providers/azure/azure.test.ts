@@ -2,7 +2,8 @@
  * Azure OpenAI addressing, authentication and configuration, plus the Azure-specific gotchas.
  */
 import { Agent, defineTool, userMessage, type Delta, type ModelRequest, ConfigError } from 'golem';
-import { AzureChatModel, azure, azureURL, type AzureOptions } from 'golem/providers/azure';
+import { AzureChatModel, azure, type AzureOptions } from 'golem/providers/azure';
+import { azureURL } from '../../../../src/providers/azure/addressing';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, completion, sse, usageChunk } from '../openai/support';
 import { ModelTransportError } from '../../../support/internal-errors';

@@ -4,7 +4,8 @@
  * and every string it returns resolves with the same environment.
  */
 import type { StreamingModel } from 'golem';
-import { DEFAULT_MODEL_IDS, detectDefaultModel, resolveModel } from 'golem/providers/resolve';
+import { detectDefaultModel, resolveModel } from 'golem/providers/resolve';
+import { DEFAULT_MODEL_IDS } from '../../../../src/providers/resolve/providers';
 import { TestModel } from 'golem/testing';
 
 const ALL = {

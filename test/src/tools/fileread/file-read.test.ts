@@ -2,12 +2,8 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { CancelledError, ModelRetry, isCancellation, ConfigError } from 'golem';
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
-  READ_FILE_TOOL,
-  fileRead,
-} from 'golem/tools/fileread';
+import { READ_FILE_TOOL, fileRead } from 'golem/tools/fileread';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from '../../../../src/tools/fileread/options';
 import { context, reasonOf, rejection, tempDir } from './support';
 import { PathOutsideRootError, UnsupportedContentError } from '../../../support/internal-errors';
 

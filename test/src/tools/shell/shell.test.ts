@@ -2,7 +2,8 @@ import childProcess from 'node:child_process';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CancelledError, ModelRetry, isCancellation, isDeadlineExceeded, ConfigError } from 'golem';
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, RUN_COMMAND_TOOL, shell } from 'golem/tools/shell';
+import { RUN_COMMAND_TOOL, shell } from 'golem/tools/shell';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT } from '../../../../src/tools/shell/options';
 import { context, reasonOf, nodeArgv, rejection, tempDir } from './support';
 import { CommandDeniedError, CommandTimeoutError } from '../../../support/internal-errors';
 

@@ -6,7 +6,8 @@
 import { Socket } from 'node:net';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { DeadlineExceededError, ModelRetry, isDeadlineExceeded } from 'golem';
-import { truncationMarker, webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
+import { webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
+import { truncationMarker } from '../../../../src/tools/webfetch/web-fetch';
 import { fetchText, rejection, useRouter, type Handler } from './support';
 
 import {

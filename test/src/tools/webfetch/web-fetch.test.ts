@@ -3,12 +3,9 @@
  * refusals, WF-6 byte cap, WF-7 timeouts and transport failures, WF-9 request headers.
  */
 import { DeadlineExceededError, ModelRetry, isDeadlineExceeded, toolSpec } from 'golem';
-import {
-  DEFAULT_MAX_BYTES,
-  truncationMarker,
-  webFetch,
-  type WebFetchOptions,
-} from 'golem/tools/webfetch';
+import { webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
+import { DEFAULT_MAX_BYTES } from '../../../../src/tools/webfetch/options';
+import { truncationMarker } from '../../../../src/tools/webfetch/web-fetch';
 import { fetchText, rejection, serve, startServer, useRouter } from './support';
 
 import {
