@@ -9,7 +9,11 @@ import { retryAfterMs } from './retry-after';
 /** The `fetch` an adapter uses; inject one to record, proxy or test. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-/** What a provider's error body says, when it follows a known shape. */
+/**
+ * What a provider's error body says, when it follows a known shape (`parseOpenAIError`,
+ * `parseGeminiError` return it).
+ * @inline
+ */
 export interface ProviderErrorInfo {
   message?: string;
   code?: string;
