@@ -42,19 +42,7 @@ const LAYERS = [
   { folder: 'src/core/engine', may: upTo('engine') },
   { folder: 'src/core/durable', may: upTo('durable') },
   { folder: 'src/core/agent', may: upTo('agent') },
-  {
-    folder: 'src/core/index.ts',
-    may: [
-      ...CORE.map((l) => `src/core/${l}`),
-      'src/core/public-types.ts',
-      'src/core/model-barrel.ts',
-    ],
-  },
-  {
-    folder: 'src/core/public-types.ts',
-    may: [...CORE.map((l) => `src/core/${l}`), 'src/core/model-barrel.ts'],
-  },
-  { folder: 'src/core/model-barrel.ts', may: CORE.map((l) => `src/core/${l}`) },
+  { folder: 'src/core/index.ts', may: CORE.map((l) => `src/core/${l}`) },
   { folder: 'src/providers', may: coreSpec },
   { folder: 'src/tools', may: coreSpec },
   { folder: 'src/mcp', may: coreSpec },

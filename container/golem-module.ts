@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { isRecord } from '../src/core/index';
+import { isRecord } from '../src/core/kit/guards';
 import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
 import { containerError, containerFail } from './errors';

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the peers are loaded by literal name, so bundlers see them */
-import { checkPeers, type PeerLoader } from '../src/core/index';
+import { checkPeers, type PeerLoader } from '../src/core/kit/missing-peer';
 
 /**
  * The packages `golem/container` needs beside golem: the peers of `golem/decorators`, which it

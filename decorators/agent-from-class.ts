@@ -1,9 +1,7 @@
 import { Agent as EngineAgent, ConfigError, decodeJSON, defineTool } from '../src/core/index';
 import type {
   AgentConfig,
-  ApprovalPolicy,
   Backoff,
-  InstructionsFunction,
   Model,
   PriceTable,
   RunContext,
@@ -154,7 +152,7 @@ export function boundTool<Deps>(
     ...(tool.maxRetries !== undefined && { maxRetries: tool.maxRetries }),
     ...(tool.sequential !== undefined && { sequential: tool.sequential }),
     ...(tool.idempotent !== undefined && { idempotent: tool.idempotent }),
-    ...(tool.approval !== undefined && { approval: tool.approval as ApprovalPolicy<Deps> }),
+    ...(tool.approval !== undefined && { approval: tool.approval as Tool<Deps>['approval'] }),
   });
 }
 
@@ -162,7 +160,7 @@ function boundInstructions<Deps>(
   instance: object,
   definition: AgentDefinition,
   member: string | symbol,
-): InstructionsFunction<Deps> {
+): (ctx: RunContext<Deps>) => Promise<string> {
   const method = methodOn(instance, definition, member);
   return async (ctx: RunContext<Deps>) =>
     instructionsText(await method.call(instance, ctx), definition.className, member);

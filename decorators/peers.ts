@@ -5,7 +5,7 @@ import type * as ClassValidatorJsonSchema from 'class-validator-jsonschema';
 import type * as JsonSchemaDecorators from 'class-validator-jsonschema/build/decorators';
 import type * as TransformerStorageModule from 'class-transformer/cjs/storage';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
-import { checkPeers, type PeerLoader } from '../src/core/index';
+import { checkPeers, type PeerLoader } from '../src/core/kit/missing-peer';
 
 const ENTRY_POINT = 'golem/decorators';
 

@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, JsonSchema } from '../src/core/index';
+import type { JsonSchema, Tool } from '../src/core/index';
 
 /**
  * What `@Tool(options)` declares about one tool method. `Deps` types the `approval` function's
@@ -18,7 +18,7 @@ export interface ToolOptions<Deps = unknown> {
   /** Safe to run twice: a stored run resumed after a crash re-runs it if it was in flight. */
   readonly idempotent?: boolean;
   /** Human approval: `true`, or a function deciding per call (receives the raw arguments). */
-  readonly approval?: ApprovalPolicy<Deps>;
+  readonly approval?: Tool<Deps>['approval'];
   /**
    * The argument DTO class (`NoArgs` for a tool that takes only its context), for toolchains that
    * do not emit `design:paramtypes` (tsx, esbuild, Vite ≤ 7 and so Vitest on it). With

@@ -22,7 +22,7 @@ import {
   injectionTokenOf,
   type AgentClass,
 } from './tokens';
-import { isRecord } from '../src/core/index';
+import { isRecord } from '../src/core/kit/guards';
 
 /**
  * How long the agent class instance (and its engine agent) lives: `'singleton'` (default; built

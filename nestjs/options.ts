@@ -1,5 +1,5 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import { isRecord } from '../src/core/index';
+import { isRecord } from '../src/core/kit/guards';
 import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
 import { nestError, nestFail } from './errors';

@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { RunQueue, RunQueueOptions } from '../src/queue/index';
-import { isRecord } from '../src/core/index';
+import { isRecord } from '../src/core/kit/guards';
 import type { RunStore } from '../src/core/index';
 import { nestError } from './errors';
 import { loadQueue } from './queue-load';

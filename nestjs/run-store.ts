@@ -1,5 +1,5 @@
 import { Inject, type Type } from '@nestjs/common';
-import { isRecord } from '../src/core/index';
+import { isRecord } from '../src/core/kit/guards';
 import type { RunStore, ConfigError } from '../src/core/index';
 import { nestError } from './errors';
 import { makeToken } from './tokens';

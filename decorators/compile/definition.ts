@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, JsonSchema } from '../../src/core/index';
+import type { JsonSchema, Tool } from '../../src/core/index';
 import type { AgentOptions } from '../agent-options';
 
 /** A compiled `@Tool` method. */
@@ -18,7 +18,7 @@ export interface ToolDefinitionInfo {
   readonly maxRetries?: number;
   readonly sequential?: boolean;
   readonly idempotent?: boolean;
-  readonly approval?: ApprovalPolicy<never>;
+  readonly approval?: Tool<never>['approval'];
   /** Validates untrusted arguments into an `args` instance, or throws `ModelRetry`. */
   readonly parse: (args: unknown) => object;
 }

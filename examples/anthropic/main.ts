@@ -4,8 +4,13 @@
  * never reads the environment; this example does, and passes the key explicitly). Without the key
  * it prints what to set and exits cleanly.
  */
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

@@ -3,8 +3,13 @@
  * authenticated with the resource key (`api-key` header). Reads its configuration from the
  * environment here, in the application; without it the example prints what it needs and exits.
  */
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool } from 'golem';
 import { azure } from 'golem/providers/azure';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const weather = defineTool({
   name: 'get_weather',

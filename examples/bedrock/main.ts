@@ -6,8 +6,13 @@
  * `AWS_REGION` and `AWS_ACCESS_KEY_ID` / `AWS_PROFILE` itself and, when they are missing, prints
  * what to set and exits cleanly without sending anything.
  */
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool } from 'golem';
 import { bedrock } from 'golem/providers/bedrock';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

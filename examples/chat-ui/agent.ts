@@ -5,10 +5,15 @@
  * OPENAI_API_KEY set, the same tools run against OpenAI.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, defineTool, isRecord, ModelRetry, type Message, type Model } from 'golem';
+import { Agent, defineTool, ModelRetry, type Message, type Model } from 'golem';
 import { openai } from 'golem/providers/openai';
 import { memoryStore } from 'golem/stores/memory';
 import { StreamFunctionModel, textResponse, toolCallResponse, type Emit } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface Booking {
   restaurant: string;

@@ -5,8 +5,13 @@
  * now, with `ctx.approved` set; denied ones tell the model why. The paused `messages` are plain
  * JSON, so the decision may come hours later, in another process.
  */
-import { Agent, ModelRetry, defineTool, isRecord } from 'golem';
+import { Agent, ModelRetry, defineTool } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface BankDeps {
   balance: { eur: number };

@@ -5,8 +5,13 @@
  * result. Only that text enters the delegating run's evidence — `render` is also where you can
  * capture the inner run's result.
  */
-import { Agent, ModelRetry, decodeJSON, isRecord, type Result } from 'golem';
+import { Agent, ModelRetry, decodeJSON, type Result } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface CityFacts {
   city: string;

@@ -5,8 +5,13 @@
  * example does, and passes the key explicitly). Without the key it prints what to set and exits
  * cleanly.
  */
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool } from 'golem';
 import { gemini } from 'golem/providers/gemini';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

@@ -2,7 +2,12 @@
  * Go `ExampleWithOutputSchema`: a declared output schema (sent to the model by adapters that
  * support structured output) paired with the JSON decoder that validates the response content.
  */
-import { Agent, ModelRetry, decodeJSON, isRecord, type Model } from 'golem';
+import { Agent, ModelRetry, decodeJSON, type Model } from 'golem';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** forecastModel answers with JSON shaped by the output schema. */
 const forecastModel: Model = {

@@ -3,7 +3,12 @@
  * synthesized output tool, the run ends on the model's first call to it, and the call's arguments
  * reach the decoder as the final response content.
  */
-import { Agent, ModelRetry, decodeJSON, isRecord, type Model } from 'golem';
+import { Agent, ModelRetry, decodeJSON, type Model } from 'golem';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** reportingModel calls the output tool with its final arguments. */
 const reportingModel: Model = {

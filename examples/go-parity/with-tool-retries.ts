@@ -3,7 +3,12 @@
  * rejection as the call's tool result, and the model calls again with fixed arguments within the
  * configured budget.
  */
-import { Agent, ModelRetry, defineTool, isRecord, type Model } from 'golem';
+import { Agent, ModelRetry, defineTool, type Model } from 'golem';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** learningModel requests the roll tool with an invalid argument first, then corrects the call. */
 function learningModel(): Model {

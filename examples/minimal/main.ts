@@ -3,8 +3,13 @@
  * key comes from the environment here, in the application, never inside the adapter. Without
  * OPENAI_API_KEY the example prints what it needs and exits cleanly.
  */
-import { Agent, defineTool, isRecord, ModelRetry } from 'golem';
+import { Agent, defineTool, ModelRetry } from 'golem';
 import { openai } from 'golem/providers/openai';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const add = defineTool({
   name: 'add',

@@ -3,16 +3,13 @@
  * RunError keeps what the run produced (`error.partial`), so the conversation resumes from it
  * with `history` — and the tool is not executed a second time.
  */
-import {
-  Agent,
-  ModelHTTPError,
-  RunError,
-  defineTool,
-  isRecord,
-  type Message,
-  type Model,
-} from 'golem';
+import { Agent, ModelHTTPError, RunError, defineTool, type Message, type Model } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The run's dependencies: an outbox standing in for a mail service. */
 interface BillingDeps {

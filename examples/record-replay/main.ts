@@ -8,11 +8,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, defineTool, hasKind, isRecord } from 'golem';
+import { Agent, defineTool, hasKind } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { gemini } from 'golem/providers/gemini';
 import { openai } from 'golem/providers/openai';
 import { recordingFetch, replayFetch } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const FIXTURES = join(__dirname, 'fixtures');
 

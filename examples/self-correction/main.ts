@@ -3,8 +3,13 @@
  * tool's retry budget the rejection goes back to the model as the call's result, and the model
  * calls again with corrected arguments. Past the budget, the run fails at the `tool` stage.
  */
-import { Agent, ModelRetry, RunError, defineTool, isRecord, type Message, type Model } from 'golem';
+import { Agent, ModelRetry, RunError, defineTool, type Message, type Model } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface Booking {
   date: string;

@@ -4,8 +4,13 @@
  * `error`) event. `textStream` yields only the text. `resumeStream` streams a paused run's
  * continuation after a human decision.
  */
-import { Agent, defineTool, isRecord, type RunStreamEvent } from 'golem';
+import { Agent, defineTool, type RunStreamEvent } from 'golem';
 import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

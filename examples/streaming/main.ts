@@ -3,8 +3,13 @@
  * every model turn, plus `result`, the same typed result `run` returns. Fragments are advisory
  * progress; the assembled result is canonical.
  */
-import { Agent, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, defineTool, type Delta } from 'golem';
 import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

@@ -3,8 +3,13 @@
  * deliver its answer. It works with every model that can call tools, even without native
  * structured output. The run ends on the first call to it; its arguments go to the decoder.
  */
-import { Agent, ModelRetry, decodeJSON, defineTool, isRecord, type Message } from 'golem';
+import { Agent, ModelRetry, decodeJSON, defineTool, type Message } from 'golem';
 import { ScriptedModel, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface Report {
   city: string;

@@ -3,8 +3,13 @@
  * output) what shape to answer in, and `decodeJSON(validator)` is the boundary that checks it.
  * Invalid JSON or a validator rejection is correctable: with `outputRetries` the model tries again.
  */
-import { Agent, ModelRetry, decodeJSON, isRecord, type JsonSchema } from 'golem';
+import { Agent, ModelRetry, decodeJSON, type JsonSchema } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 interface Forecast {
   city: string;

@@ -3,8 +3,13 @@
  * decoding — runs offline, first on `TestModel` (no script at all), then on `ScriptedModel`
  * (a conversation you write down). Nothing here needs a network or a key.
  */
-import { Agent, ModelRetry, defineTool, isRecord, type Message, type Model } from 'golem';
+import { Agent, ModelRetry, defineTool, type Message, type Model } from 'golem';
 import { ScriptedModel, TestModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** What every tool of this agent receives through `ctx.deps`: here, a weather service. */
 interface WeatherDeps {

@@ -8,13 +8,17 @@ import {
   Agent,
   ModelRetry,
   defineTool,
-  isRecord,
   redactedThinking,
   signedThinking,
   type Message,
   type ModelResponse,
 } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const calculator = defineTool({
   name: 'add',

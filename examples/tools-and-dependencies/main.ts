@@ -4,8 +4,13 @@
  * response run concurrently; a tool marked `sequential` is a barrier that runs alone. Results are
  * always recorded in the order the model asked for them.
  */
-import { Agent, ModelRetry, defineTool, isRecord } from 'golem';
+import { Agent, ModelRetry, defineTool } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The application's services, passed per run. */
 interface ShopDeps {

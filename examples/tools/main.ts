@@ -4,8 +4,13 @@
  * checked by `parse` before `execute` runs). The agent is built once; every run passes its own
  * dependency value — no globals, and tests pass fakes the same way.
  */
-import { Agent, ModelRetry, defineTool, isRecord } from 'golem';
+import { Agent, ModelRetry, defineTool } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** A forecast backend: an HTTP client in production, a table here. */
 interface ForecastService {

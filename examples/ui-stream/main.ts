@@ -8,9 +8,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, defineTool, isRecord } from 'golem';
+import { Agent, defineTool } from 'golem';
 import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
 import { pipeChat, type UIMessageChunk } from 'golem/ui';
+
+/** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const getWeather = defineTool({
   name: 'get_weather',

@@ -4,124 +4,183 @@
  * test doubles in `golem/testing`.
  * @packageDocumentation
  */
-// Each value is re-exported from the module that defines it (not through the model/, tool/,
-// output/, engine/ and durable/ barrels) and the types come from ./public-types, so importing
-// golem reads only the modules that hold its public values and what building an agent needs; the
-// run loop, streaming, stored runs and deferred resumes load on first use (agent-lazy.ts).
-// test/src/lazy-subsystems.test.ts keeps it so.
-export type * from './public-types';
+// The one list of `golem`'s public names (ADR 0005: at most 150; scripts/check/public-surface.mjs
+// counts them). Each name is re-exported from the module that defines it, values and their types
+// side by side, so `require('golem')` reads only the modules that hold public values; the run
+// loop, streaming, stored runs and resumes load on first use (src/core/agent/lazy.ts, kept so by
+// test/src/core/lazy-subsystems.test.ts). A name added past the budget takes the place of one.
 
-// The agent.
+// Agent.
 export { Agent } from './agent/agent';
+export { trimHistory, type HistoryProcessor } from './engine/history-processor';
+export type {
+  AgentConfig,
+  RunOptions,
+  StreamOptions,
+  ResumeOptions,
+  ContinueOptions,
+} from './agent/config';
+export type { RunStream } from './agent/stream';
+export type { RunResult } from './engine/result';
+export type { RunContext, Instructions } from './engine/instructions';
+export type { UsageLimit } from './engine/usage-limit';
 
-// Messages, parts, models, usage and model errors.
+// Guardrails.
 export {
-  ROLES,
-  systemMessage,
-  userMessage,
-  assistantMessage,
-  toolResultMessage,
-  cloneMessage,
-} from './contract/message';
+  verdict,
+  type Guardrails,
+  type InputGuardrail,
+  type OutputGuardrail,
+  type ToolGuardrail,
+  type GuardrailContext,
+  type GuardrailInput,
+  type GuardrailToolCall,
+  type GuardrailResult,
+} from './engine/guardrails';
+
+// Deferred tools.
+export { requireApproval, deferExternal } from './tool/errors';
+export { INTERRUPTED_CALL_REASON } from './durable/interrupted-call';
+export type {
+  PendingToolCall,
+  PendingToolCalls,
+  Approval,
+  DeferredResults,
+} from './engine/deferred-types';
+
+// Durable runs.
+export { loadRun, loadConversation, listRuns } from './durable/queries';
+export type {
+  RunStore,
+  RunFilter,
+  StoreTransaction,
+  WriteOptions,
+  MigrationReport,
+} from './durable/port';
+export type {
+  RunRecord,
+  ConversationRecord,
+  RunStatus,
+  StoredRun,
+  StoredConversation,
+} from './durable/records';
+
+// Instrumentation port.
+export type {
+  RunInstrumentation,
+  RunStartInfo,
+  RunTrace,
+  RunOutcome,
+  TraceScope,
+} from './engine/instrumentation';
+
+// Prices.
+export {
+  priceTable,
+  type PriceTable,
+  type ModelPrice,
+  type PriceLookup,
+  type Cost,
+} from './contract/cost';
+
+// Tools.
+export {
+  defineTool,
+  type ToolDefinition,
+  type JsonSchemaToolDefinition,
+  type SchemaToolDefinition,
+} from './tool/define-tool';
+export { jsonSchemaOf } from './tool/standard-json-schema';
+export type { Tool } from './tool/tool';
+export type { ToolContext } from './tool/context';
+export type { StandardSchemaV1 } from './tool/standard-schema';
+
+// Model contract.
+export {
+  isStreamingModel,
+  type Model,
+  type StreamingModel,
+  type GenerateOptions,
+  type DeltaHandler,
+} from './contract/model';
+export type { ModelRequest, ModelSettings, ToolSpec } from './contract/request';
+export type { ModelResponse } from './contract/response';
+export type { Delta } from './contract/delta';
+export type { Usage } from './contract/usage';
+export type { JsonValue, JsonSchema } from './kit/json';
+export type { FetchLike } from './contract/fetch';
+
+// Messages and parts.
 export {
   imageUrl,
   imageData,
-  documentData,
   documentUrl,
+  documentData,
   textDocument,
-  audioData,
   audioUrl,
-  partProblem,
+  audioData,
+  type Part,
 } from './contract/part';
-export {
-  DOCUMENT_MEDIA_TYPES,
-  AUDIO_MEDIA_TYPES,
-  MAX_PART_BYTES,
-  mediaEssence,
-} from './contract/part-media';
-export { UnsupportedPartError, describePart } from './contract/unsupported';
-export {
-  webSearchTool,
-  fileSearchTool,
-  codeInterpreterTool,
-  hostedToolProblem,
-} from './contract/hosted-tool';
 export {
   thinkingText,
   signedThinking,
   redactedThinking,
-  thinkingProblem,
+  type ThinkingBlock,
 } from './contract/thinking';
-export { emptyUsage, addUsage, usageOf, USAGE_DETAILS } from './contract/usage';
-export { priceTable, costOf, addCost, checkPrice } from './contract/cost';
-export { modelRef } from './contract/model-name';
-export { MAX_CACHE_BREAKPOINTS, resolveCache, planBreakpoints } from './contract/cache';
-export { isStreamingModel } from './contract/model';
-export { GolemError, hasKind, describeError, showValue } from './kit/error-base';
-export { ConfigError, type ConfigComponent, type ConfigErrorReason } from './kit/config-error';
-export { checkPeers } from './kit/missing-peer';
-export { errorChain, findError } from './kit/error-chain';
-export {
-  CancelledError,
-  DeadlineExceededError,
-  isCancellation,
-  isDeadlineExceeded,
-  cancellationError,
-  throwIfCancelled,
-} from './errors/cancellation';
-export {
-  ModelRetry,
-  ModelHTTPError,
-  isRetryable,
-  isRetryableStatus,
-  retryAfterOf,
-} from './errors/errors';
-export { parseUntrustedJson, isValidJson } from './kit/safe-json';
-export { isArrayValue, isRecord } from './kit/guards';
-export { HistoryFormatError } from './errors/history-error';
-export {
-  encodeMessages,
-  encodeMessage,
-  decodeMessages,
-  parseHistory,
-  ARGS_MAX_DEPTH,
-  HISTORY_DEFAULT_LIMITS,
-} from './codec/codec';
-export { RawJson, parseJsonWithRaw, compactJson } from './kit/raw-json';
-export { FallbackModel } from './engine/fallback';
-export { MAX_TIMEOUT_MS, timeoutProblem } from './kit/timeouts';
+export type { Role, Message, ToolCall } from './contract/message';
+export type { Citation, HostedToolCall } from './contract/evidence';
 
-// Tools.
-export { toolSpec } from './tool/tool';
-export { defineTool } from './tool/define-tool';
-export { Deferred, requireApproval, deferExternal } from './tool/errors';
-export { renderToolResult } from './tool/tool-result';
-export { isStandardSchema } from './tool/standard-schema';
-export { jsonSchemaOf } from './tool/standard-json-schema';
-export { validateWithSchema, issuesText } from './tool/standard-issues';
+// Hosted tools.
+export {
+  webSearchTool,
+  fileSearchTool,
+  codeInterpreterTool,
+  type HostedTool,
+} from './contract/hosted-tool';
+
+// Model composition.
+export { FallbackModel, type FallbackOptions } from './engine/fallback';
+
+// Results.
+export { historyFromPartial, repairHistory } from './engine/repair';
+export { addUsage, emptyUsage } from './contract/usage';
+export type { Result, CompletedResult, PausedResult } from './engine/result';
+export type { PartialEvidence, RunStage } from './engine/errors';
+export type { DeepPartial } from './engine/partial-output';
+
+// Events.
+export type { RunEvent, RunEventKind, RunObserver } from './engine/events';
+export type { RunStreamEvent } from './engine/stream-event-types';
 
 // Output decoders.
 export { decodeText } from './output/decode-text';
 export { decodeJSON } from './output/decode-json';
-export { schemaOutput, DEFAULT_OUTPUT_TOOL_NAME } from './output/schema-output';
-export { parsePartialJson } from './output/partial-json';
+export { schemaOutput } from './output/schema-output';
+export type { OutputDecoder, DecodeContext } from './output/decoder';
 
-// Runs: errors, limits, history, retries, guardrails.
-export { verdict, GuardrailError } from './engine/guardrails';
-export { RUN_STAGES, RunError, ToolError, RunInputError } from './engine/errors';
-export { UsageLimitError, crossedLimit } from './engine/usage-limit';
-export { trimHistory } from './engine/history-processor';
-export {
-  repairHistory,
-  unansweredCalls,
-  historyFromPartial,
-  INTERRUPTED_RESULT,
-} from './engine/repair';
-export { defaultBackoff, timerSleep, DEFAULT_MAX_RETRY_WAIT_MS } from './engine/retry';
-
-// Durable runs: stored records, their errors and queries.
-export { RUN_STATUSES, decodeRun, decodeConversation } from './durable/records';
+// Error classes.
+export { GolemError } from './kit/error-base';
+export { ConfigError } from './kit/config-error';
+export { RunError, RunInputError, ToolError } from './engine/errors';
+export { GuardrailError } from './engine/guardrails';
+export { UsageLimitError } from './engine/usage-limit';
+export { ModelRetry, ModelHTTPError } from './errors/errors';
+export { Deferred } from './tool/errors';
+export { UnsupportedPartError } from './contract/unsupported';
+export { CancelledError, DeadlineExceededError } from './errors/cancellation';
+export { HistoryFormatError } from './errors/history-error';
 export { StoreError } from './durable/store-error';
-export { DEFAULT_LEASE_MS } from './durable/store-options';
-export { loadRun, loadConversation, listRuns } from './durable/queries';
-export { INTERRUPTED_CALL_REASON } from './durable/interrupted-call';
+
+// Error helpers and types.
+export { hasKind } from './kit/error-base';
+export { describeError } from './kit/safe-inspect';
+export { errorChain, findError } from './kit/error-chain';
+export { isRetryable, retryAfterOf } from './errors/errors';
+export { isCancellation, isDeadlineExceeded, throwIfCancelled } from './errors/cancellation';
+export type { ConfigComponent, ConfigErrorReason } from './kit/config-error';
+
+// Codec.
+export { encodeMessages, encodeMessage, decodeMessages, parseHistory } from './codec/codec';
+
+// Testing hooks.
+export { defaultBackoff, type Sleep, type Backoff } from './engine/retry';

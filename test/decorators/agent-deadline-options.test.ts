@@ -2,7 +2,8 @@
  * `@Agent` passes the per-turn deadline (`turnTimeout`) and the longest provider wait
  * (`maxRetryWait`) through to the engine, validated like the engine's own options (issue 12).
  */
-import { ModelHTTPError, RunError, cancellationError, findError, type Sleep } from 'golem';
+import { ModelHTTPError, RunError, findError, type Sleep } from 'golem';
+import { cancellationError } from '../../src/core/errors/cancellation';
 import { Agent, agentFromClass } from 'golem/decorators';
 import { FunctionModel, ScriptedModel, textResponse } from 'golem/testing';
 import { RetryAfterTooLongError, TurnTimeoutError } from '../support/internal-errors';

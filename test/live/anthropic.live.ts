@@ -7,7 +7,8 @@
  * `ANTHROPIC_MODEL` picks the model (default `claude-haiku-4-5`). Without a key the file
  * registers one test that states so, and sends nothing.
  */
-import { Agent, defineTool, isRecord, ModelHTTPError, type Delta } from 'golem';
+import { Agent, defineTool, ModelHTTPError, type Delta } from 'golem';
+import { isRecord } from '../../src/core/kit/guards';
 import { anthropic } from 'golem/providers/anthropic';
 
 const apiKey = process.env.ANTHROPIC_API_KEY ?? '';

@@ -9,7 +9,8 @@
  * `AZURE_OPENAI_API_VERSION` may be `v1` for the v1 API. Without the endpoint and key the file
  * registers one test that states so, and sends nothing.
  */
-import { Agent, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../src/core/kit/guards';
 import { azure } from 'golem/providers/azure';
 
 const endpoint = process.env.AZURE_OPENAI_ENDPOINT ?? '';

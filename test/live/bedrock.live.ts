@@ -10,7 +10,8 @@
  * adds a reasoning round trip. Without a region and credentials the file registers one test that
  * states so, and sends nothing.
  */
-import { Agent, ModelHTTPError, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, ModelHTTPError, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../src/core/kit/guards';
 import { bedrock } from 'golem/providers/bedrock';
 
 const region = process.env.AWS_REGION ?? '';

@@ -9,7 +9,8 @@
  * `GEMINI_MODEL` picks the model (default `gemini-2.5-flash`). Without a key the file registers
  * one test that states so, and sends nothing.
  */
-import { Agent, ModelHTTPError, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, ModelHTTPError, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../src/core/kit/guards';
 import { gemini } from 'golem/providers/gemini';
 
 const apiKey = process.env.GEMINI_API_KEY ?? '';

@@ -9,7 +9,8 @@
  * `http://localhost:11434/v1`) and `GOLEM_LOCAL_MODEL` (default `llama3.2`) add a local run.
  * Without either the file registers one test that states so, and sends nothing.
  */
-import { Agent, decodeJSON, defineTool, isRecord, ModelHTTPError, type Delta } from 'golem';
+import { Agent, decodeJSON, defineTool, ModelHTTPError, type Delta } from 'golem';
+import { isRecord } from '../../src/core/kit/guards';
 import { openai } from 'golem/providers/openai';
 
 const apiKey = process.env.OPENAI_API_KEY ?? '';

@@ -15,12 +15,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { Delta, ModelRequest, ModelResponse, StreamingModel } from 'golem';
+import type { Delta, FetchLike, ModelRequest, ModelResponse, StreamingModel } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { bedrock } from 'golem/providers/bedrock';
 import { gemini } from 'golem/providers/gemini';
 import { openai } from 'golem/providers/openai';
-import type { FetchLike } from '../../src/providers/shared/http';
 import { recordingFetch, recordingHandler, replayFetch, replayHandler } from 'golem/testing';
 
 const dir = process.env.GOLEM_FIXTURE_DIR ?? mkdtempSync(join(tmpdir(), 'golem-live-fixtures-'));

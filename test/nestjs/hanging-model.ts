@@ -6,7 +6,7 @@ import type {
   ModelResponse,
   StreamingModel,
 } from 'golem';
-import { cancellationError } from 'golem';
+import { cancellationError } from '../../src/core/errors/cancellation';
 
 export class HangingModel implements StreamingModel {
   readonly name = 'hanging';

@@ -8,7 +8,10 @@ import type { ToolContext } from '../tool/context';
 import { defineTool } from '../tool/define-tool';
 import type { Tool } from '../tool/tool';
 
-/** Options of `agent.asTool`. */
+/**
+ * Options of `agent.asTool`.
+ * @inline
+ */
 export interface AgentToolOptions<Output> {
   /**
    * Renders the sub-agent's output for the delegating model; also the hook to capture the inner

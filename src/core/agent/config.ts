@@ -110,7 +110,10 @@ export interface AgentConfig<Deps, Output> {
   guardrails?: Guardrails<Deps, Output>;
 }
 
-/** Options of one run. */
+/**
+ * Options of one run.
+ * @inline
+ */
 export interface RunOptionsBase {
   /** Earlier conversation (typically a previous result's `messages`). */
   history?: readonly Message[];

@@ -31,8 +31,7 @@ export const HISTORY_DEFAULT_LIMITS: Readonly<Required<JsonLimits>> = {
 /**
  * Encodes a conversation as the durable JSON array of spec §1, keys in contract order. Throws
  * {@link HistoryFormatError} for a message the decoder would refuse (unknown role, wrongly
- * typed field, empty tool name, args that are not valid JSON or nest deeper than
- * {@link ARGS_MAX_DEPTH}).
+ * typed field, empty tool name, args that are not valid JSON or nest deeper than 256 levels).
  */
 export function encodeMessages(messages: readonly Message[]): string {
   if (!Array.isArray(messages))

@@ -6,6 +6,7 @@ import { modelConfigError } from '../errors/provider-errors';
  * Prompt caching, provider-neutral (`ModelSettings.cache`). Each flag defaults to `true` once
  * caching is on, so `{ ttl: '1h' }` means "cache everything for an hour" and
  * `{ messages: false }` caches the instructions and tools only.
+ * @inline
  */
 export interface CacheSettings {
   /** Cache the instructions (Anthropic: a breakpoint on the system prompt; Bedrock: a `cachePoint` after it). */

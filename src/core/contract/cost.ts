@@ -112,7 +112,10 @@ export function addCost(a: Cost | undefined, b: Cost): Cost {
   };
 }
 
-/** Options of {@link priceTable}. */
+/**
+ * Options of {@link priceTable}.
+ * @inline
+ */
 export interface PriceTableOptions {
   /** The currency of every price; default `USD`. */
   currency?: string;

@@ -1,4 +1,7 @@
-/** A fragment of a streamed tool call; `id` and `name` come on a call's first fragment. */
+/**
+ * A fragment of a streamed tool call; `id` and `name` come on a call's first fragment.
+ * @inline
+ */
 export interface ToolCallDelta {
   /** Position of the call in the response; correlates fragments. */
   index: number;
@@ -7,7 +10,10 @@ export interface ToolCallDelta {
   argsFragment?: string;
 }
 
-/** A fragment of streamed reasoning. */
+/**
+ * A fragment of streamed reasoning.
+ * @inline
+ */
 export interface ThinkingDelta {
   index: number;
   text?: string;

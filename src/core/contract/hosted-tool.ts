@@ -6,7 +6,10 @@ export type HostedToolType = 'web_search' | 'file_search' | 'code_interpreter';
 /** Provider-specific fields merged into a hosted tool's wire object, keyed by provider id. */
 export type HostedToolProviderOptions = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
-/** An approximate user location that biases web search results. */
+/**
+ * An approximate user location that biases web search results.
+ * @inline
+ */
 export interface SearchLocation {
   /** City name, e.g. `Lagos`. */
   readonly city?: string;
@@ -27,7 +30,10 @@ interface HostedToolBase {
   readonly providerOptions?: HostedToolProviderOptions;
 }
 
-/** Web search run by the provider: OpenAI `web_search`, Anthropic `web_search_20250305`, Gemini `google_search`. */
+/**
+ * Web search run by the provider: OpenAI `web_search`, Anthropic `web_search_20250305`, Gemini `google_search`.
+ * @inline
+ */
 export interface WebSearchTool extends HostedToolBase {
   readonly type: 'web_search';
   /** Most searches per request (Anthropic `max_uses`). */
@@ -42,7 +48,10 @@ export interface WebSearchTool extends HostedToolBase {
   readonly contextSize?: 'low' | 'medium' | 'high';
 }
 
-/** Retrieval over the provider's vector stores (OpenAI `file_search`). */
+/**
+ * Retrieval over the provider's vector stores (OpenAI `file_search`).
+ * @inline
+ */
 export interface FileSearchTool extends HostedToolBase {
   readonly type: 'file_search';
   /** The vector stores to search (at least one). */
@@ -51,7 +60,10 @@ export interface FileSearchTool extends HostedToolBase {
   readonly maxResults?: number;
 }
 
-/** Code run in the provider's sandbox (OpenAI `code_interpreter`). */
+/**
+ * Code run in the provider's sandbox (OpenAI `code_interpreter`).
+ * @inline
+ */
 export interface CodeInterpreterTool extends HostedToolBase {
   readonly type: 'code_interpreter';
   /** A container id, or files to load into a new automatic container. */

@@ -2,7 +2,10 @@ import type { Delta } from './delta';
 import type { ModelRequest } from './request';
 import type { ModelResponse } from './response';
 
-/** A `FallbackModel` moving on from a failed member to the next one. */
+/**
+ * A `FallbackModel` moving on from a failed member to the next one.
+ * @inline
+ */
 export interface FallbackTransition {
   /** The name of the member that failed. */
   readonly from: string;

@@ -6,7 +6,10 @@ import {
   mediaEssence,
 } from './part-media';
 
-/** What a part holds: an image, a document (PDF, text, Office) or audio. The union grows additively. */
+/**
+ * What a part holds: an image, a document (PDF, text, Office) or audio. The union grows additively.
+ * @inline
+ */
 export type PartKind = 'image' | 'document' | 'audio';
 
 /** Non-text content of a user message: an image, a document or audio, by URL or by inline bytes. */
@@ -25,7 +28,10 @@ export interface Part {
   name?: string;
 }
 
-/** Options of the document constructors. */
+/**
+ * Options of the document constructors.
+ * @inline
+ */
 export interface DocumentOptions {
   /** The file name shown to the model, e.g. `report.pdf`. */
   name?: string;

@@ -13,7 +13,10 @@ export interface ToolSpec {
   output?: boolean;
 }
 
-/** Reasoning controls; adapters map them to their provider's dialect and ignore what it lacks. */
+/**
+ * Reasoning controls; adapters map them to their provider's dialect and ignore what it lacks.
+ * @inline
+ */
 export interface ThinkingSettings {
   /** `adaptive` lets the model decide; `enabled` with `budgetTokens`; `disabled` turns it off. */
   mode: 'adaptive' | 'enabled' | 'disabled';

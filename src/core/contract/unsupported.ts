@@ -2,7 +2,10 @@ import { GolemError, brandGuard } from '../kit/error-base';
 import type { HostedTool } from './hosted-tool';
 import type { Part } from './part';
 
-/** Where a refused part sits in the request. */
+/**
+ * Where a refused part sits in the request.
+ * @inline
+ */
 export interface PartLocation {
   /** Index of the message in the request. */
   readonly message: number;

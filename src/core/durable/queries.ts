@@ -4,7 +4,10 @@ import type { RunFilter, RunStore } from './port';
 import type { ConversationRecord, RunRecord } from './records';
 import { decodeConversation, decodeRun } from './records';
 
-/** Who reads: `owner` limits a read to that owner's runs and conversations. */
+/**
+ * Who reads: `owner` limits a read to that owner's runs and conversations.
+ * @inline
+ */
 export interface ReadScope {
   /**
    * Only a run or conversation stored with exactly this owner is found; any other is reported as

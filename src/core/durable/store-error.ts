@@ -16,6 +16,7 @@ import { GolemError, brandGuard } from '../kit/error-base';
  * - `invalid-options`: the store was configured wrongly;
  * - `closed`: the store was used after `close()`;
  * - `failed`: any other database failure (the driver's error is the `cause`).
+ * @inline
  */
 export type StoreErrorReason =
   | 'not-found'
@@ -67,7 +68,10 @@ export function quote(value: unknown): string {
   return shown === value ? text : `${text}… (${value.length} characters)`;
 }
 
-/** What a {@link StoreError} is built from. */
+/**
+ * What a {@link StoreError} is built from.
+ * @inline
+ */
 export interface StoreErrorInit {
   reason: StoreErrorReason;
   /** The run concerned, when one is. */

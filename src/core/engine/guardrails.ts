@@ -2,10 +2,16 @@ import { GolemError, brandGuard } from '../kit/error-base';
 import type { Message } from '../contract/message';
 import type { Part } from '../contract/part';
 
-/** Where a guardrail checks: the run's input, its output, a tool call's arguments or its result. */
+/**
+ * Where a guardrail checks: the run's input, its output, a tool call's arguments or its result.
+ * @inline
+ */
 export type GuardrailPhase = 'input' | 'output' | 'tool_input' | 'tool_output';
 
-/** What a check decided: let it through, replace the value, or stop the run. */
+/**
+ * What a check decided: let it through, replace the value, or stop the run.
+ * @inline
+ */
 export type GuardrailVerdict<T> =
   | { readonly action: 'pass' }
   | { readonly action: 'rewrite'; readonly value: T }
@@ -115,7 +121,10 @@ export interface Guardrails<Deps = unknown, Output = unknown> {
   readonly tool?: readonly ToolGuardrail<Deps>[];
 }
 
-/** What one check did, on `guardrail` run events. */
+/**
+ * What one check did, on `guardrail` run events.
+ * @inline
+ */
 export interface GuardrailCheck {
   readonly name: string;
   readonly phase: GuardrailPhase;

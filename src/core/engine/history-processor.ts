@@ -1,6 +1,9 @@
 import type { Message } from '../contract/message';
 
-/** Context handed to a history processor. */
+/**
+ * Context handed to a history processor.
+ * @inline
+ */
 export interface HistoryProcessorContext {
   signal: AbortSignal;
 }

@@ -9,7 +9,10 @@ export interface RunContext<Deps> {
   readonly signal: AbortSignal;
 }
 
-/** Instructions resolved per run from the run context. */
+/**
+ * Instructions resolved per run from the run context.
+ * @inline
+ */
 export type InstructionsFunction<Deps> = (ctx: RunContext<Deps>) => string | Promise<string>;
 
 /** Static text, a function, or a list of both, resolved in order and joined by a blank line. */

@@ -22,7 +22,10 @@ interface ResultEvidence {
   cost?: RunCost;
 }
 
-/** The cost of a run: the priced responses' total, and how many responses had no price. */
+/**
+ * The cost of a run: the priced responses' total, and how many responses had no price.
+ * @inline
+ */
 export interface RunCost extends Cost {
   /** Responses whose model the price table does not know; their cost is not in the totals. */
   unpriced: number;

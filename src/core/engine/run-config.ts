@@ -10,7 +10,10 @@ import type { TraceHandle } from './instrumentation';
 import type { Backoff, Sleep } from './retry';
 import type { UsageLimit } from './usage-limit';
 
-/** Tool-mode structured output: the schema becomes the parameters of a synthesized tool. */
+/**
+ * Tool-mode structured output: the schema becomes the parameters of a synthesized tool.
+ * @inline
+ */
 export interface OutputToolConfig {
   name: string;
   description?: string;

@@ -10,7 +10,10 @@ interface StreamEventBase {
   turn: number;
 }
 
-/** A model turn (one provider attempt) started streaming. */
+/**
+ * A model turn (one provider attempt) started streaming.
+ * @inline
+ */
 export interface TurnStartEvent extends StreamEventBase {
   type: 'turn-start';
   /** 1-based provider attempt of this turn. */
@@ -20,6 +23,7 @@ export interface TurnStartEvent extends StreamEventBase {
 /**
  * A streamed attempt failed and its fragments are void (a retry or a fallback member answers
  * next, with a new `turn-start`); renderers drop what they showed for this attempt.
+ * @inline
  */
 export interface TurnDiscardedEvent extends StreamEventBase {
   type: 'turn-discarded';
@@ -27,26 +31,38 @@ export interface TurnDiscardedEvent extends StreamEventBase {
   error: unknown;
 }
 
-/** A fragment of the answer's text. */
+/**
+ * A fragment of the answer's text.
+ * @inline
+ */
 export interface TextDeltaEvent extends StreamEventBase {
   type: 'text-delta';
   text: string;
 }
 
-/** A fragment of the model's reasoning. */
+/**
+ * A fragment of the model's reasoning.
+ * @inline
+ */
 export interface ThinkingDeltaEvent extends StreamEventBase {
   type: 'thinking-delta';
   text: string;
 }
 
-/** The model began a tool call. `callId` is unique within the run. */
+/**
+ * The model began a tool call. `callId` is unique within the run.
+ * @inline
+ */
 export interface ToolCallStartEvent extends StreamEventBase {
   type: 'tool-call-start';
   callId: string;
   toolName: string;
 }
 
-/** A fragment of a tool call's raw JSON arguments. */
+/**
+ * A fragment of a tool call's raw JSON arguments.
+ * @inline
+ */
 export interface ToolCallDeltaEvent extends StreamEventBase {
   type: 'tool-call-delta';
   callId: string;
@@ -54,7 +70,10 @@ export interface ToolCallDeltaEvent extends StreamEventBase {
   argsDelta: string;
 }
 
-/** The model finished a tool call: `args` is the complete raw JSON. */
+/**
+ * The model finished a tool call: `args` is the complete raw JSON.
+ * @inline
+ */
 export interface ToolCallEndEvent extends StreamEventBase {
   type: 'tool-call-end';
   callId: string;
@@ -62,7 +81,10 @@ export interface ToolCallEndEvent extends StreamEventBase {
   args: string;
 }
 
-/** The turn's response is complete. */
+/**
+ * The turn's response is complete.
+ * @inline
+ */
 export interface TurnEndEvent extends StreamEventBase {
   type: 'turn-end';
   attempt: number;
@@ -76,6 +98,7 @@ export interface TurnEndEvent extends StreamEventBase {
  * A tool call completed; `result` is the text the model sees. On a resume, a pending call resolved
  * without running carries `resolution`: `denied` (`result` is the denial text) or `external`
  * (`result` is the supplied text); a call that ran has none.
+ * @inline
  */
 export interface ToolResultEvent extends StreamEventBase {
   type: 'tool-result';
@@ -85,7 +108,10 @@ export interface ToolResultEvent extends StreamEventBase {
   resolution?: 'denied' | 'external';
 }
 
-/** A tool call failed (its error text is what the model sees, when the run goes on). */
+/**
+ * A tool call failed (its error text is what the model sees, when the run goes on).
+ * @inline
+ */
 export interface ToolErrorEvent extends StreamEventBase {
   type: 'tool-error';
   callId: string;
@@ -93,7 +119,10 @@ export interface ToolErrorEvent extends StreamEventBase {
   error: unknown;
 }
 
-/** The answer was rejected by output validation; the model gets a correction round. */
+/**
+ * The answer was rejected by output validation; the model gets a correction round.
+ * @inline
+ */
 export interface CorrectionEvent extends StreamEventBase {
   type: 'correction';
   /** 1-based correction round. */
@@ -101,19 +130,28 @@ export interface CorrectionEvent extends StreamEventBase {
   error: unknown;
 }
 
-/** The run paused on deferred tool calls (approvals or external results). */
+/**
+ * The run paused on deferred tool calls (approvals or external results).
+ * @inline
+ */
 export interface DeferredEvent extends StreamEventBase {
   type: 'deferred';
   pending: PendingToolCalls;
 }
 
-/** The run ended with a result (completed or paused). Always the last event of a run that ended. */
+/**
+ * The run ended with a result (completed or paused). Always the last event of a run that ended.
+ * @inline
+ */
 export interface FinishEvent<Output> {
   type: 'finish';
   result: Result<Output>;
 }
 
-/** The run failed; evidence is on the error. Always the last event of a failed run. */
+/**
+ * The run failed; evidence is on the error. Always the last event of a failed run.
+ * @inline
+ */
 export interface RunErrorEvent {
   type: 'error';
   error: RunError;

@@ -14,7 +14,10 @@ export interface UsageLimit {
   cost?: number;
 }
 
-/** Which bound a run crossed. */
+/**
+ * Which bound a run crossed.
+ * @inline
+ */
 export type UsageLimitKind =
   | 'input token'
   | 'output token'

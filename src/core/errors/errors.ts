@@ -24,7 +24,10 @@ export class ModelRetry extends GolemError {
   static readonly is = brandGuard<ModelRetry>('ModelRetry');
 }
 
-/** Options of a {@link ModelHTTPError}. */
+/**
+ * Options of a {@link ModelHTTPError}.
+ * @inline
+ */
 export interface ModelHTTPErrorInit {
   status: number;
   provider: string;

@@ -2,7 +2,10 @@
 export type JsonValue =
   string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** A JSON object. */
+/**
+ * A JSON object.
+ * @inline
+ */
 export type JsonObject = { [key: string]: JsonValue };
 
 /** A JSON Schema document, as a plain object. */

@@ -1,6 +1,9 @@
 import { GolemError, brandGuard } from './error-base';
 
-/** Limits applied when parsing untrusted JSON. */
+/**
+ * Limits applied when parsing untrusted JSON.
+ * @inline
+ */
 export interface JsonLimits {
   /** Largest accepted text, in UTF-16 code units. Default 4 MiB. */
   maxLength?: number;

@@ -6,7 +6,10 @@ import { isStandardSchema, isStandardSchemaError } from '../tool/standard-schema
 import type { StandardSchemaV1 } from '../tool/standard-schema';
 import type { OutputDecoder } from './decoder';
 
-/** Checks a parsed value and returns it typed; throw (ideally `ModelRetry`) to reject it. */
+/**
+ * Checks a parsed value and returns it typed; throw (ideally `ModelRetry`) to reject it.
+ * @inline
+ */
 export type OutputValidator<O> = (value: unknown) => O | Promise<O>;
 
 /**

@@ -7,7 +7,10 @@ import type { OutputDecoder } from './decoder';
 /** The output tool's default name in tool mode (the same as `@Output`'s). */
 export const DEFAULT_OUTPUT_TOOL_NAME = 'final_result';
 
-/** How {@link schemaOutput} asks the model for the output. */
+/**
+ * How {@link schemaOutput} asks the model for the output.
+ * @inline
+ */
 export interface SchemaOutputOptions {
   /**
    * `'native'` (default): the JSON Schema travels as the request's `outputSchema`. `'tool'`: it
@@ -22,7 +25,10 @@ export interface SchemaOutputOptions {
   readonly schema?: JsonSchema;
 }
 
-/** Native structured output from a Standard Schema: spread it into the agent's configuration. */
+/**
+ * Native structured output from a Standard Schema: spread it into the agent's configuration.
+ * @inline
+ */
 export interface NativeSchemaOutput<O> {
   /** Parses the answer as JSON and validates it with the schema. */
   readonly output: OutputDecoder<O>;
@@ -30,7 +36,10 @@ export interface NativeSchemaOutput<O> {
   readonly outputSchema: JsonSchema;
 }
 
-/** Tool-mode structured output from a Standard Schema: spread it into the agent's configuration. */
+/**
+ * Tool-mode structured output from a Standard Schema: spread it into the agent's configuration.
+ * @inline
+ */
 export interface ToolSchemaOutput<O> {
   /** Parses the output call's arguments and validates them with the schema. */
   readonly output: OutputDecoder<O>;

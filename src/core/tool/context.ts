@@ -2,6 +2,7 @@
  * Something a running tool reports before it returns: progress (`progress` of `total`, with an
  * optional message) or a log line (`level` as in syslog, e.g. `info`, `warning`; `data` is any
  * JSON value). Advisory; surfaced as `tool_progress` / `tool_log` run events.
+ * @inline
  */
 export type ToolUpdate =
   | { kind: 'progress'; progress: number; total?: number; message?: string }

@@ -35,7 +35,10 @@ export class ToolResultError extends GolemError {
   static readonly is = brandGuard<ToolResultError>('ToolResultError');
 }
 
-/** What a deferred call waits for: a human decision, or a result produced outside the run. */
+/**
+ * What a deferred call waits for: a human decision, or a result produced outside the run.
+ * @inline
+ */
 export type DeferralKind = 'approval' | 'external';
 
 /** Thrown by a tool to pause the run on this call until the application resolves it. */

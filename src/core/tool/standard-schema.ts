@@ -9,66 +9,69 @@ import { isObjectLike, safeGet } from '../kit/safe-inspect';
 /** A Standard Schema: validates `unknown` into `Output` (zod, valibot, arktype, …). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   /** The Standard Schema properties. */
-  readonly '~standard': StandardSchemaProps<Input, Output>;
+  readonly '~standard': StandardSchemaV1.Props<Input, Output>;
 }
 
-/** The `~standard` property of a {@link StandardSchemaV1}. */
-export interface StandardSchemaProps<Input = unknown, Output = Input> {
-  /** The version of the standard: 1. */
-  readonly version: 1;
-  /** The library, e.g. `'zod'`, `'valibot'`, `'arktype'`. */
-  readonly vendor: string;
-  /** Validates a value; the result may be a promise (an async refinement). */
-  readonly validate: (
-    value: unknown,
-    options?: StandardSchemaOptions,
-  ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
-  /** Type-level only: the input and output types of the schema. */
-  readonly types?: StandardSchemaTypes<Input, Output> | undefined;
+/**
+ * The parts of a {@link StandardSchemaV1}, named as `@standard-schema/spec` names them:
+ * `StandardSchemaV1.Issue`, `StandardSchemaV1.InferOutput<S>`, …
+ */
+// A type-only namespace merged with the interface: the spec's own shape, no code emitted.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace StandardSchemaV1 {
+  /** The `~standard` property of a {@link StandardSchemaV1}. */
+  interface Props<Input = unknown, Output = Input> {
+    /** The version of the standard: 1. */
+    readonly version: 1;
+    /** The library, e.g. `'zod'`, `'valibot'`, `'arktype'`. */
+    readonly vendor: string;
+    /** Validates a value; the result may be a promise (an async refinement). */
+    readonly validate: (
+      value: unknown,
+      options?: Options,
+    ) => Result<Output> | Promise<Result<Output>>;
+    /** Type-level only: the input and output types of the schema. */
+    readonly types?: Types<Input, Output> | undefined;
+  }
+
+  /** Options a caller may pass to `validate`. */
+  interface Options {
+    /** Vendor-specific options. */
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+
+  /** The input and output types of a schema (type-level only). */
+  interface Types<Input = unknown, Output = Input> {
+    /** The type the schema accepts. */
+    readonly input: Input;
+    /** The type validation produces. */
+    readonly output: Output;
+  }
+
+  /** What `validate` returns: the value, or the issues. */
+  type Result<Output> =
+    { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly Issue[] };
+
+  /** One validation problem. */
+  interface Issue {
+    /** What is wrong. */
+    readonly message: string;
+    /** Where: keys and indices from the root (plain or as `{ key }` segments). */
+    readonly path?: readonly (PropertyKey | PathSegment)[] | undefined;
+  }
+
+  /** A path segment given as an object. */
+  interface PathSegment {
+    /** The key or index. */
+    readonly key: PropertyKey;
+  }
+
+  /** The type a Standard Schema accepts. */
+  type InferInput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['input'];
+
+  /** The type a Standard Schema produces (what a tool's `args` or an output is typed as). */
+  type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
 }
-
-/** Options a caller may pass to `validate`. */
-export interface StandardSchemaOptions {
-  /** Vendor-specific options. */
-  readonly libraryOptions?: Record<string, unknown> | undefined;
-}
-
-/** The input and output types of a schema (type-level only). */
-export interface StandardSchemaTypes<Input = unknown, Output = Input> {
-  /** The type the schema accepts. */
-  readonly input: Input;
-  /** The type validation produces. */
-  readonly output: Output;
-}
-
-/** What `validate` returns: the value, or the issues. */
-export type StandardSchemaResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: readonly StandardSchemaIssue[] };
-
-/** One validation problem. */
-export interface StandardSchemaIssue {
-  /** What is wrong. */
-  readonly message: string;
-  /** Where: keys and indices from the root (plain or as `{ key }` segments). */
-  readonly path?: readonly (PropertyKey | StandardSchemaPathSegment)[] | undefined;
-}
-
-/** A path segment given as an object. */
-export interface StandardSchemaPathSegment {
-  /** The key or index. */
-  readonly key: PropertyKey;
-}
-
-/** The type a Standard Schema accepts. */
-export type InferSchemaInput<S extends StandardSchemaV1> = NonNullable<
-  S['~standard']['types']
->['input'];
-
-/** The type a Standard Schema produces (what a tool's `args` or an output is typed as). */
-export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<
-  S['~standard']['types']
->['output'];
 
 /** Whether `value` implements Standard Schema v1 (a `~standard` with `version: 1` and `validate`). */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {

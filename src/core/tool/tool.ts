@@ -2,7 +2,10 @@ import type { JsonSchema } from '../kit/json';
 import type { ToolSpec } from '../contract/request';
 import type { ToolContext } from './context';
 
-/** Whether a call needs human approval before it runs; a function decides per call. */
+/**
+ * Whether a call needs human approval before it runs; a function decides per call.
+ * @inline
+ */
 export type ApprovalPolicy<Deps> =
   boolean | ((args: unknown, ctx: ToolContext<Deps>) => boolean | Promise<boolean>);
 

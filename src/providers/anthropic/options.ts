@@ -2,7 +2,7 @@ import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ThinkingSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_ERROR_BODY_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
-import type { FetchLike } from '../shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 
 /** The provider name used in errors and in the model name (`anthropic:<model>`). */
 export const PROVIDER = 'anthropic';

@@ -3,7 +3,7 @@ import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelSettings } from '../../core/contract/request';
 import { MAX_TIMEOUT_MS } from '../../core/kit/timeouts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../shared/body';
-import type { FetchLike } from '../shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 import { headerSecrets } from '../openai/chat-core';
 import { checkBaseURL, optionalText, requireText } from '../openai/config-checks';
 import { validateSettings } from '../openai/settings';

@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyJson } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
-import type { FetchLike } from '../shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 import { postJson } from '../shared/http';
 import { STOP, readSse } from '../shared/sse';
 import type { CheckedCommon } from './config-checks';

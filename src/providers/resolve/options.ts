@@ -6,7 +6,7 @@ import type { BedrockOptions } from '../bedrock';
 import type { GeminiOptions } from '../gemini';
 import type { OpenAIOptions, OpenAIPresetName } from '../openai';
 import type { OpenAIResponsesOptions } from '../openai-responses';
-import type { FetchLike } from '../shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 import type { ResolveEnvironment } from './environment';
 import { resolutionError } from './errors';
 import type { ConfigError } from '../../core/kit/config-error';

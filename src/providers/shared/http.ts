@@ -1,3 +1,4 @@
+import type { FetchLike } from '../../core/contract/fetch';
 import { cancellationError } from '../../core/errors/cancellation';
 import { ModelHTTPError } from '../../core/errors/errors';
 import { modelConfigError, ModelTransportError } from '../../core/errors/provider-errors';
@@ -5,9 +6,6 @@ import { readErrorBody } from './body';
 import { describeTransportFailure, redact, redactCause } from '../../core/kit/redact';
 import { fetchWithRedirectPolicy } from './redirects';
 import { retryAfterMs } from './retry-after';
-
-/** The `fetch` an adapter uses; inject one to record, proxy or test. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
  * What a provider's error body says, when it follows a known shape (`parseOpenAIError`,

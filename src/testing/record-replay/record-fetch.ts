@@ -1,4 +1,4 @@
-import type { FetchLike } from '../../providers/shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 import type { Fixture } from './fixture-types';
 import { FixtureRecorder, type RecordOptions } from './recorder';
 

@@ -1,5 +1,5 @@
 import { testingConfigError } from './errors';
-import type { FetchLike } from '../../providers/shared/http';
+import type { FetchLike } from '../../core/contract/fetch';
 import { resolveFixtures } from './fixture';
 import type { FixtureResponse, FixtureSource } from './fixture-types';
 import { ReplayQueue, type ReplayOptions } from './replay-queue';

@@ -24,9 +24,8 @@ const PUBLIC_DURABLE = [
   'durable/access', // the owner and agent checks of loadRun, loadConversation, listRuns
   'durable/interrupted-call', // INTERRUPTED_CALL_REASON
   'durable/queries', // loadRun, loadConversation, listRuns
-  'durable/records', // RUN_STATUSES, decodeRun, decodeConversation
+  'durable/records', // what queries decode stored rows with
   'durable/store-error', // StoreError
-  'durable/store-options', // DEFAULT_LEASE_MS
 ];
 
 interface Step {

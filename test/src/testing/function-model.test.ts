@@ -1,9 +1,4 @@
-import {
-  CancelledError,
-  isStreamingModel,
-  type Delta,
-  type ModelRequest,
-} from '../../../src/core/model-barrel';
+import { CancelledError, isStreamingModel, type Delta, type ModelRequest } from 'golem';
 import { emit, FunctionModel, StreamFunctionModel, textResponse } from 'golem/testing';
 
 function request(prompt = 'hi'): ModelRequest {

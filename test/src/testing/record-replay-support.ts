@@ -7,12 +7,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Delta, ModelRequest, ModelResponse, StreamingModel } from 'golem';
+import type { Delta, FetchLike, ModelRequest, ModelResponse, StreamingModel } from 'golem';
 import { anthropic } from 'golem/providers/anthropic';
 import { azure } from 'golem/providers/azure';
 import { gemini } from 'golem/providers/gemini';
 import { openai } from 'golem/providers/openai';
-import type { FetchLike } from '../../../src/providers/shared/http';
 import type { Reply } from '../../support/replay-server';
 
 /** The key every adapter is built with; it must never reach a fixture. */

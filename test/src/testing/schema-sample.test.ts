@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { JsonSchema, JsonValue } from '../../../src/core/model-barrel';
+import type { JsonSchema, JsonValue } from 'golem';
 import { sampleFromSchema } from 'golem/testing';
 import { sampleFromPattern } from '../../../src/testing/pattern-sample';
 import { SchemaSampleError } from '../../support/internal-errors';

@@ -5,7 +5,7 @@ import {
   type Delta,
   type ModelRequest,
   type ModelResponse,
-} from '../../../src/core/model-barrel';
+} from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 function request(prompt = 'hi'): ModelRequest {

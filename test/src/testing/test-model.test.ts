@@ -1,11 +1,5 @@
 import fc from 'fast-check';
-import {
-  CancelledError,
-  type Delta,
-  type Message,
-  type ModelRequest,
-  type ToolSpec,
-} from '../../../src/core/model-barrel';
+import { CancelledError, type Delta, type Message, type ModelRequest, type ToolSpec } from 'golem';
 import { TestModel } from 'golem/testing';
 import { wordChunks } from '../../../src/testing/test-model';
 import { SchemaSampleError } from '../../support/internal-errors';

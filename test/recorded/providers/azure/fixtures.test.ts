@@ -4,7 +4,8 @@
  * were recorded against the v1 API (`/openai/v1/chat/completions`, deployment as `model`); z03
  * against a classic deployment URL with `api-version`.
  */
-import { ModelHTTPError, imageUrl, systemMessage, userMessage } from 'golem';
+import { ModelHTTPError, imageUrl } from 'golem';
+import { systemMessage, userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest, ToolSpec } from 'golem';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

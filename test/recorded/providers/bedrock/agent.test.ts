@@ -2,7 +2,8 @@
  * End to end: an Agent running on the Bedrock adapter against the replay server, through a tool
  * round trip, with `run` (Converse) and `runStream` (ConverseStream), replaying recorded fixtures.
  */
-import { Agent, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { jsonReply, streamReply, useHarness } from '../../../src/providers/bedrock/support';
 import { expectedOf, fixtureBytes } from './recorded';
 

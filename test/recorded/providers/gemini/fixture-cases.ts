@@ -1,6 +1,7 @@
 /** The recorded Google fixtures and the Golem requests equivalent to what their clients sent. */
 import { Buffer } from 'node:buffer';
-import { imageData, systemMessage, userMessage, type ModelRequest, type ToolSpec } from 'golem';
+import { imageData, type ModelRequest, type ToolSpec } from 'golem';
+import { systemMessage, userMessage } from '../../../../src/core/contract/message';
 import type { GeminiOptions } from 'golem/providers/gemini';
 import { request } from '../../../src/providers/gemini/helpers';
 import { sharedJson } from './recorded';

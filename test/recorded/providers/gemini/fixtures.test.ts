@@ -4,7 +4,8 @@
  * `*.expected.json`, signatures are preserved byte-for-byte, and — where the fixture recorded the
  * request a real client sent — the contents we build for the same conversation match it.
  */
-import { ModelHTTPError, userMessage, type Delta, type ModelResponse } from 'golem';
+import { ModelHTTPError, type Delta, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { cases, type Case, type Expected } from './fixture-cases';
 import {

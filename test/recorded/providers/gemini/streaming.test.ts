@@ -3,7 +3,8 @@
  * and shape of deltas (g03, g07, g08, g10), a g03 signature replayed on the next turn, and an
  * Agent continuing a g03 answer.
  */
-import { Agent, userMessage, type Delta, type ModelResponse } from 'golem';
+import { Agent, type Delta, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { wireThinking } from '../../../support/wire-response';
 import {

@@ -1,6 +1,7 @@
 /** ADV-1 (adversarial-cases.md) on recorded OpenAI and Azure streams: any byte split, same result. */
 import fc from 'fast-check';
-import { userMessage, type ModelRequest, type ModelResponse } from 'golem';
+import { type ModelRequest, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { azure } from 'golem/providers/azure';
 import { openai } from 'golem/providers/openai';
 import { chunkedFetch, collector, splitAt } from '../../../src/providers/openai/support';

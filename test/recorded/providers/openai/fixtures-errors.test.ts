@@ -4,7 +4,8 @@
  * the recorded status, code and message, classified retryable or not; where the fixture recorded
  * its request, the body we send for the same conversation equals it (but for `stream: false`).
  */
-import { ModelHTTPError, userMessage, systemMessage } from 'golem';
+import { ModelHTTPError } from 'golem';
+import { userMessage, systemMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -6,7 +6,8 @@
  * send (`n`, `stream: false`, `tool_choice`, `strict: false`, image `detail`). The error
  * fixtures (o11–o13) are in fixtures-errors.test.ts.
  */
-import { userMessage, systemMessage, imageUrl } from 'golem';
+import { imageUrl } from 'golem';
+import { userMessage, systemMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest, ToolSpec } from 'golem';
 import { openai, openaiCompatible } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

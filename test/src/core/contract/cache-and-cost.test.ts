@@ -1,4 +1,6 @@
-import { costOf, planBreakpoints, resolveCache, type Message } from 'golem';
+import { type Message } from 'golem';
+import { costOf } from '../../../../src/core/contract/cost';
+import { planBreakpoints, resolveCache } from '../../../../src/core/contract/cache';
 
 // The provider-neutral pieces behind caching and cost: breakpoint planning and cost arithmetic.
 

@@ -5,23 +5,22 @@
  */
 import {
   Agent,
-  MAX_PART_BYTES,
   RunInputError,
   UnsupportedPartError,
   audioData,
   audioUrl,
   decodeMessages,
-  describePart,
   documentData,
   documentUrl,
   encodeMessages,
   imageData,
-  mediaEssence,
-  partProblem,
   textDocument,
   type Message,
   type Part,
 } from 'golem';
+import { MAX_PART_BYTES, mediaEssence } from '../../../../src/core/contract/part-media';
+import { describePart } from '../../../../src/core/contract/unsupported';
+import { partProblem } from '../../../../src/core/contract/part';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
 const bytes = new Uint8Array([1, 2, 3]);

@@ -7,16 +7,16 @@
 import fc from 'fast-check';
 import {
   HistoryFormatError,
-  cloneMessage,
   codeInterpreterTool,
   decodeMessages,
   encodeMessages,
   fileSearchTool,
-  hostedToolProblem,
   parseHistory,
   webSearchTool,
   type Message,
 } from 'golem';
+import { cloneMessage } from '../../../../src/core/contract/message';
+import { hostedToolProblem } from '../../../../src/core/contract/hosted-tool';
 
 const answer: Message = {
   role: 'assistant',

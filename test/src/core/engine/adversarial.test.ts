@@ -1,6 +1,5 @@
 import {
   Agent,
-  INTERRUPTED_RESULT,
   ModelHTTPError,
   RunError,
   defineTool,
@@ -10,6 +9,7 @@ import {
   type Message,
   type RunEvent,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
 import { ScriptedModel, StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
 import { AttemptsExhaustedError } from '../../../support/internal-errors';
 

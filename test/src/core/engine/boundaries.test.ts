@@ -1,12 +1,5 @@
-import {
-  Agent,
-  ConfigError,
-  MAX_TIMEOUT_MS,
-  ModelRetry,
-  RunInputError,
-  defineTool,
-  requireApproval,
-} from 'golem';
+import { Agent, ConfigError, ModelRetry, RunInputError, defineTool, requireApproval } from 'golem';
+import { MAX_TIMEOUT_MS } from '../../../../src/core/kit/timeouts';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { configErrorOf } from '../../../support/config-error';
 

@@ -2,11 +2,9 @@ import {
   Agent,
   CancelledError,
   DeadlineExceededError,
-  INTERRUPTED_RESULT,
   ModelHTTPError,
   RunError,
   ToolError,
-  cancellationError,
   defineTool,
   errorChain,
   findError,
@@ -16,6 +14,8 @@ import {
   type Model,
   type ModelResponse,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
+import { cancellationError } from '../../../../src/core/errors/cancellation';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 const schema = { type: 'object' } as const;

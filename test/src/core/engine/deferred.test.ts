@@ -1,7 +1,6 @@
 import {
   Agent,
   CancelledError,
-  INTERRUPTED_RESULT,
   ModelRetry,
   RunError,
   RunInputError,
@@ -16,6 +15,7 @@ import {
   type RunEvent,
   type UsageLimit,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
 import { ScriptedModel, textResponse, toolCallResponse, type ScriptedOutcome } from 'golem/testing';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

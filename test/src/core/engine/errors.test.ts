@@ -6,18 +6,18 @@ import * as configErrors from '../../../../src/core/kit/config-error';
 import {
   Agent,
   ModelHTTPError,
-  RUN_STAGES,
   RunError,
   ToolError,
   defineTool,
   historyFromPartial,
-  INTERRUPTED_RESULT,
   errorChain,
   findError,
   isCancellation,
   type Message,
   type OutputDecoder,
 } from 'golem';
+import { RUN_STAGES } from '../../../../src/core/engine/errors';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { UndeclaredToolError } from '../../../support/internal-errors';
 

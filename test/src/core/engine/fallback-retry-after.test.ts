@@ -10,9 +10,9 @@ import {
   RunError,
   findError,
   retryAfterOf,
-  userMessage,
   type Sleep,
 } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { FallbackExhaustedError, RetryAfterTooLongError } from '../../../support/internal-errors';
 

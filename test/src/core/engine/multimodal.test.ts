@@ -4,10 +4,10 @@ import {
   RunInputError,
   imageData,
   imageUrl,
-  partProblem,
   type Message,
   type Part,
 } from 'golem';
+import { partProblem } from '../../../../src/core/contract/part';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
 const PNG = 'image/png';

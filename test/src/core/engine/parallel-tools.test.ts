@@ -2,7 +2,6 @@ import {
   Agent,
   CancelledError,
   DeadlineExceededError,
-  INTERRUPTED_RESULT,
   ModelRetry,
   RunError,
   ToolError,
@@ -15,6 +14,7 @@ import {
   type RunEvent,
   type Tool,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 // Spec §14 (parallel tool execution) and adversarial cases 6 (abort mid-tool) and 7 (mixed

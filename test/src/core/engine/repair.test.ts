@@ -1,12 +1,6 @@
 import fc from 'fast-check';
-import {
-  Agent,
-  INTERRUPTED_RESULT,
-  repairHistory,
-  unansweredCalls,
-  type Message,
-  type ToolCall,
-} from 'golem';
+import { Agent, repairHistory, type Message, type ToolCall } from 'golem';
+import { INTERRUPTED_RESULT, unansweredCalls } from '../../../../src/core/engine/repair';
 import { ScriptedModel, textResponse } from 'golem/testing';
 
 const INTERRUPTED =

@@ -5,7 +5,6 @@ import {
   ModelHTTPError,
   ModelRetry,
   RunError,
-  cancellationError,
   defaultBackoff,
   defineTool,
   errorChain,
@@ -14,6 +13,7 @@ import {
   type RunEvent,
   type Sleep,
 } from 'golem';
+import { cancellationError } from '../../../../src/core/errors/cancellation';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { AttemptsExhaustedError } from '../../../support/internal-errors';
 

@@ -7,15 +7,14 @@ import fc from 'fast-check';
 import {
   Agent,
   ConfigError,
-  DEFAULT_MAX_RETRY_WAIT_MS,
-  MAX_TIMEOUT_MS,
   ModelHTTPError,
   RunError,
   isCancellation,
   isRetryable,
-  timerSleep,
   type Sleep,
 } from 'golem';
+import { DEFAULT_MAX_RETRY_WAIT_MS, timerSleep } from '../../../../src/core/engine/retry';
+import { MAX_TIMEOUT_MS } from '../../../../src/core/kit/timeouts';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { planRetry } from '../../../../src/core/engine/retry';
 import { AttemptsExhaustedError, RetryAfterTooLongError } from '../../../support/internal-errors';

@@ -1,15 +1,15 @@
 import {
   Agent,
   ConfigError,
-  INTERRUPTED_RESULT,
   ModelRetry,
   decodeJSON,
   defineTool,
-  isRecord,
   type Delta,
   type ModelResponse,
   type RunEvent,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 interface Weather {

@@ -5,13 +5,13 @@ import {
   defineTool,
   redactedThinking,
   signedThinking,
-  thinkingProblem,
   thinkingText,
   type Delta,
   type Message,
   type ModelResponse,
   type ThinkingBlock,
 } from 'golem';
+import { thinkingProblem } from '../../../../src/core/contract/thinking';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

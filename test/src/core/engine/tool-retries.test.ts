@@ -5,10 +5,10 @@ import {
   ToolError,
   defineTool,
   errorChain,
-  isRecord,
   type RunEvent,
   type Tool,
 } from 'golem';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { AttemptsExhaustedError, UndeclaredToolError } from '../../../support/internal-errors';
 

@@ -2,7 +2,8 @@
  * A hand-built tool's `timeout` (not made with `defineTool`) is held to the same bounds at agent
  * construction: a value no Node timer can hold would otherwise fire after 1 ms.
  */
-import { Agent, ConfigError, MAX_TIMEOUT_MS, type Tool } from 'golem';
+import { Agent, ConfigError, type Tool } from 'golem';
+import { MAX_TIMEOUT_MS } from '../../../../src/core/kit/timeouts';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 function handBuilt(timeout: unknown): Tool {

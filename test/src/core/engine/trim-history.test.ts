@@ -1,6 +1,5 @@
 import {
   Agent,
-  INTERRUPTED_RESULT,
   RunError,
   RunInputError,
   defineTool,
@@ -10,6 +9,7 @@ import {
   type HistoryProcessor,
   type Message,
 } from 'golem';
+import { INTERRUPTED_RESULT } from '../../../../src/core/engine/repair';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 const ctx = { signal: new AbortController().signal };

@@ -8,10 +8,8 @@ import { getEventListeners } from 'node:events';
 import {
   Agent,
   ConfigError,
-  MAX_TIMEOUT_MS,
   RunError,
   RunInputError,
-  cancellationError,
   isCancellation,
   isDeadlineExceeded,
   isRetryable,
@@ -19,6 +17,8 @@ import {
   type RunEvent,
   type Sleep,
 } from 'golem';
+import { MAX_TIMEOUT_MS } from '../../../../src/core/kit/timeouts';
+import { cancellationError } from '../../../../src/core/errors/cancellation';
 import { FunctionModel, StreamFunctionModel, ScriptedModel, textResponse } from 'golem/testing';
 import { AttemptsExhaustedError, TurnTimeoutError } from '../../../support/internal-errors';
 

@@ -12,7 +12,6 @@ import {
   ModelRetry,
   RunError,
   ToolError,
-  cancellationError,
   describeError,
   errorChain,
   findError,
@@ -20,9 +19,10 @@ import {
   isDeadlineExceeded,
   isRetryable,
   retryAfterOf,
-  showValue,
   type Model,
 } from 'golem';
+import { cancellationError } from '../../../../src/core/errors/cancellation';
+import { showValue } from '../../../../src/core/kit/safe-inspect';
 import { HOSTILE_KINDS, type HostileKind } from '../../../support/hostile-values';
 import { AttemptsExhaustedError, FallbackExhaustedError } from '../../../support/internal-errors';
 

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- peer loaders are literal requires, as in the entry points */
-import { GolemError, checkPeers, ConfigError } from 'golem';
+import { GolemError, ConfigError } from 'golem';
+import { checkPeers } from '../../../../src/core/kit/missing-peer';
 
 /** A loader for a package that is not installed: a real `require`, which throws. */
 const absent = (name: string) => (): unknown => require(name) as unknown;

@@ -2,7 +2,7 @@
  * `parseUntrustedJson` skips its depth scan and its key walk when the text cannot need them
  * (issue 21); these pin that the limits still hold at their edges, whichever way a key is spelled.
  */
-import { parseUntrustedJson } from 'golem';
+import { parseUntrustedJson } from '../../../../src/core/kit/safe-json';
 import { UnsafeJsonError } from '../../../support/internal-errors';
 
 describe('forbidden keys', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parsePartialJson } from 'golem';
+import { parsePartialJson } from '../../../../src/core/output/partial-json';
 
 /** Whether `partial` is a possible snapshot of `whole`: strings are prefixes, containers grow. */
 function consistent(partial: unknown, whole: unknown): boolean {

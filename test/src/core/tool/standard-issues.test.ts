@@ -6,7 +6,8 @@ import { type } from 'arktype';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { ModelRetry, issuesText, validateWithSchema, type StandardSchemaV1 } from 'golem';
+import { ModelRetry, type StandardSchemaV1 } from 'golem';
+import { issuesText, validateWithSchema } from '../../../../src/core/tool/standard-issues';
 
 async function reasonOf(schema: StandardSchemaV1, value: unknown): Promise<string> {
   try {

@@ -12,8 +12,6 @@ import {
   defineTool,
   schemaOutput,
   type CompletedResult,
-  type InferSchemaInput,
-  type InferSchemaOutput,
   type OutputDecoder,
   type StandardSchemaV1,
   type ToolContext,
@@ -107,9 +105,15 @@ test('decodeJSON(schema) is an OutputDecoder of the schema’s output; arktype (
   expect(true).toBe(true);
 });
 
-test('InferSchemaInput / InferSchemaOutput read the types of any Standard Schema', () => {
-  expectTypeOf<InferSchemaInput<typeof Trip>>().toEqualTypeOf<{ city: string; days?: number }>();
-  expectTypeOf<InferSchemaOutput<typeof Trip>>().toEqualTypeOf<{ city: string; days: number }>();
+test('StandardSchemaV1.InferInput / InferOutput read the types of any Standard Schema', () => {
+  expectTypeOf<StandardSchemaV1.InferInput<typeof Trip>>().toEqualTypeOf<{
+    city: string;
+    days?: number;
+  }>();
+  expectTypeOf<StandardSchemaV1.InferOutput<typeof Trip>>().toEqualTypeOf<{
+    city: string;
+    days: number;
+  }>();
   expectTypeOf(Trip).toExtend<StandardSchemaV1<unknown, { city: string; days: number }>>();
   expect(true).toBe(true);
 });

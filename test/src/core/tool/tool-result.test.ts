@@ -2,7 +2,8 @@
  * `defineTool` renders `execute`'s return value for the model (strings as-is, `undefined` as `''`,
  * other values as JSON). Hand-built `Tool` objects keep the `Tool` contract: they return text.
  */
-import { Agent, RunError, defineTool, errorChain, renderToolResult, type Tool } from 'golem';
+import { Agent, RunError, defineTool, errorChain, type Tool } from 'golem';
+import { renderToolResult } from '../../../../src/core/tool/tool-result';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 const context = {

@@ -3,7 +3,8 @@
  * round trip with `run` and with `runStream` (thinking replayed on a continued conversation is in
  * documented-wire.test.ts).
  */
-import { Agent, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { jsonReply, modelFor, sse, sseReply } from './support';
 

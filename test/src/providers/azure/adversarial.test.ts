@@ -3,7 +3,7 @@
  * stream shape (a choice-less first chunk with prompt_filter_results, content_filter_results on
  * every choice).
  */
-import { userMessage } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest, ModelResponse } from 'golem';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer } from '../../../support/replay-server';

@@ -1,7 +1,8 @@
 /**
  * Azure OpenAI addressing, authentication and configuration, plus the Azure-specific gotchas.
  */
-import { Agent, defineTool, userMessage, type Delta, type ModelRequest, ConfigError } from 'golem';
+import { Agent, defineTool, type Delta, type ModelRequest, ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { AzureChatModel, azure, type AzureOptions } from 'golem/providers/azure';
 import { azureURL } from '../../../../src/providers/azure/addressing';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

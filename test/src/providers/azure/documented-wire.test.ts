@@ -6,7 +6,8 @@
  * content-filter stop and Azure's 400 error bodies. Recorded traffic runs in `npm run test:recorded`.
  */
 import fc from 'fast-check';
-import { ModelHTTPError, userMessage, type JsonSchema, type ModelRequest } from 'golem';
+import { ModelHTTPError, type JsonSchema, type ModelRequest } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { toStrictSchema } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -7,11 +7,11 @@ import {
   Agent,
   ModelHTTPError,
   isRetryable,
-  userMessage,
   type ModelRequest,
   type RunEvent,
   ConfigError,
 } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { azure, type AzureOptions } from 'golem/providers/azure';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import {

@@ -1,6 +1,7 @@
 /** Adversarial stream cases 1–4 (../shared/spec/adversarial-cases.md) through the Gemini adapter. */
 import fc from 'fast-check';
-import { ModelHTTPError, userMessage, type Delta, type ModelResponse } from 'golem';
+import { ModelHTTPError, type Delta, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { gemini } from 'golem/providers/gemini';
 
 import { startReplayServer } from '../../../support/replay-server';

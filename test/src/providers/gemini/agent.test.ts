@@ -1,5 +1,6 @@
 /** End to end: an Agent on the Gemini adapter against the replay server, through a tool round trip. */
-import { Agent, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, ownText, sse, sseReply } from './helpers';
 

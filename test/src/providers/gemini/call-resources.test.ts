@@ -4,7 +4,7 @@
  * caller's signal, however many calls share that signal.
  */
 import { getEventListeners } from 'node:events';
-import { userMessage } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { timersLeftBy } from '../../../support/timer-probe';
 import { chunk, jsonReply, modelFor, request, sse, sseReply } from './helpers';

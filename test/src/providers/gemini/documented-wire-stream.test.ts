@@ -4,7 +4,8 @@
  * call without args, parallel calls in one chunk, thought summaries before the answer, and
  * Vertex AI's streamed `partialArgs`. Each stream equals `generate` on the same content.
  */
-import { Agent, userMessage, type Delta, type ModelResponse } from 'golem';
+import { Agent, type Delta, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { wireResponse } from '../../../support/wire-response';
 import {

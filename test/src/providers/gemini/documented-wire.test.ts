@@ -5,7 +5,8 @@
  * where only the first is signed, structured output, and 404/400 error bodies. Streams are in
  * documented-wire-stream.test.ts; recorded traffic runs in `npm run test:recorded`.
  */
-import { ModelHTTPError, userMessage } from 'golem';
+import { ModelHTTPError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { wireResponse } from '../../../support/wire-response';
 import { API_KEY, jsonReply, modelFor, ownText, rejection, request } from './helpers';

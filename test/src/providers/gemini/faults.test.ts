@@ -1,12 +1,6 @@
 /** Fault modes: HTTP errors, transport failures, resets, cancellation, the call timeout. */
-import {
-  CancelledError,
-  ModelHTTPError,
-  isCancellation,
-  isRetryable,
-  userMessage,
-  type Delta,
-} from 'golem';
+import { CancelledError, ModelHTTPError, isCancellation, isRetryable, type Delta } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { gemini } from 'golem/providers/gemini';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import {

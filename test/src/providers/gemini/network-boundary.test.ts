@@ -6,7 +6,8 @@
  * something other than an event stream is a protocol error.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { isRetryable, ModelHTTPError, userMessage } from 'golem';
+import { isRetryable, ModelHTTPError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { gemini, type GeminiOptions } from 'golem/providers/gemini';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, chunk, jsonReply, modelFor, rejection, request, sse, sseReply } from './helpers';

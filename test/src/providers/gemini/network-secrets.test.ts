@@ -6,7 +6,8 @@
  * `x-goog-api-key` header (`baseURL` refuses a query), so URLs carry no secret. A credential HTTP
  * cannot carry is a `model` `ConfigError` naming the header, never the value.
  */
-import { Agent, isRetryable, userMessage, type RunEvent, ConfigError } from 'golem';
+import { Agent, isRetryable, type RunEvent, ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { GeminiOptions } from 'golem/providers/gemini';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { visibleText } from '../../../support/visible-text';

@@ -1,5 +1,6 @@
 /** The exact request the adapter sends: generationConfig (settings, thinking) and structured output. */
-import { userMessage, type ModelRequest, ConfigError } from 'golem';
+import { type ModelRequest, ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, rejection, request } from './helpers';
 

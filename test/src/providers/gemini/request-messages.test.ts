@@ -5,13 +5,15 @@ import {
   imageUrl,
   redactedThinking,
   signedThinking,
-  systemMessage,
   thinkingText,
-  toolResultMessage,
-  userMessage,
   type Message,
   type ModelRequest,
 } from 'golem';
+import {
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { API_KEY, chunk, jsonReply, modelFor, rejection, request } from './helpers';
 

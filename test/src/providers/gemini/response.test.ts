@@ -1,5 +1,6 @@
 /** Response normalisation: text, thinking and signatures, tool-call ids, usage, finish reasons. */
-import { userMessage, type Message, type ModelRequest, type ModelResponse } from 'golem';
+import { type Message, type ModelRequest, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, ownText, rejection, request } from './helpers';
 import { ModelProtocolError } from '../../../support/internal-errors';

@@ -4,7 +4,8 @@
  * call completes there without waiting for the server to close the connection, and a cut after
  * it does not matter. Cut before it, the stream is interrupted (retryable).
  */
-import { isRetryable, userMessage, type Delta } from 'golem';
+import { isRetryable, type Delta } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, modelFor, rejection, request, sse, sseReply } from './helpers';
 import { StreamInterruptedError } from '../../../support/internal-errors';

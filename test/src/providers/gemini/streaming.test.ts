@@ -1,5 +1,6 @@
 /** Streaming: deltas, stream/generate equivalence, the finishReason terminal rule, error frames. */
-import { ModelHTTPError, userMessage, type Delta, type ModelResponse } from 'golem';
+import { ModelHTTPError, type Delta, type ModelResponse } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import {
   chunk,

@@ -4,7 +4,7 @@
  * `candidatesTokenCount` (and billed as output), so output is their sum with thoughts also
  * reported as reasoning; `toolUsePromptTokenCount` is input too. The `responseId` is kept.
  */
-import { userMessage } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, jsonReply, modelFor, request, sse, sseReply } from './helpers';
 

@@ -3,7 +3,7 @@
  * splits, line endings, truncation and malformed frames, oversized lines.
  */
 import fc from 'fast-check';
-import { userMessage } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest, ModelResponse } from 'golem';
 import { openai, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer } from '../../../support/replay-server';

@@ -2,7 +2,8 @@
  * End to end: an `Agent` driving the OpenAI-compatible adapter against the loopback replay server,
  * through a tool round trip (run and runStream), structured output, and streamed arguments.
  */
-import { Agent, decodeJSON, defineTool, isRecord, type Delta } from 'golem';
+import { Agent, decodeJSON, defineTool, type Delta } from 'golem';
+import { isRecord } from '../../../../src/core/kit/guards';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { chunk, completion, sse, usageChunk } from './support';

@@ -5,7 +5,8 @@
  * that are still pending), not `process.getActiveResourcesInfo()`, which Jest's own reporter
  * timers make fluctuate when a file runs in band.
  */
-import { userMessage, type ModelRequest } from 'golem';
+import { type ModelRequest } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { SSE, abortListeners, failure, timersLeftBy } from './boundary-support';

@@ -2,7 +2,8 @@
  * Construction-time validation, presets and capability checks (no HTTP needed: every failure here
  * happens before a request could be sent).
  */
-import { userMessage, ConfigError } from 'golem';
+import { ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import {
   OPENAI_PRESETS,

@@ -4,7 +4,8 @@
  * xAI; with a tool call; streamed), a refusal, and 400/404/429 error bodies. The same features on
  * recorded third-party traffic run in `npm run test:recorded`.
  */
-import { ModelHTTPError, userMessage } from 'golem';
+import { ModelHTTPError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -6,7 +6,7 @@
  * documented-wire-reasoning.test.ts; recorded third-party traffic runs in `npm run test:recorded`.
  */
 import fc from 'fast-check';
-import { systemMessage, userMessage } from 'golem';
+import { systemMessage, userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest, ModelResponse } from 'golem';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

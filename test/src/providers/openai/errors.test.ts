@@ -3,7 +3,8 @@
  * code and message, transport failures ModelTransportError, aborts the signal's cancellation
  * error; API keys never appear in any of them.
  */
-import { CancelledError, ModelHTTPError, isRetryable, userMessage } from 'golem';
+import { CancelledError, ModelHTTPError, isRetryable } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import { openai, parseOpenAIError, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

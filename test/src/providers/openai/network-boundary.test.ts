@@ -7,11 +7,11 @@ import {
   Agent,
   ModelHTTPError,
   isRetryable,
-  userMessage,
   type ModelRequest,
   type RunEvent,
   ConfigError,
 } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { openai, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { SSE, failure, visibleText } from './boundary-support';

@@ -2,16 +2,13 @@
  * Request translation: the exact body, path and headers the adapter sends for messages, images,
  * tools and the output schema (spec §25).
  */
+import { imageData, imageUrl, signedThinking, ConfigError } from 'golem';
 import {
   assistantMessage,
-  imageData,
-  imageUrl,
-  signedThinking,
   systemMessage,
   toolResultMessage,
   userMessage,
-  ConfigError,
-} from 'golem';
+} from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -2,7 +2,8 @@
  * Request tuning on the wire (spec §23): settings fields, defaults, ranges, extraBody, the
  * max-tokens field and streaming options.
  */
-import { userMessage, ConfigError } from 'golem';
+import { ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { ModelRequest } from 'golem';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -5,7 +5,8 @@
  * carry different ids are separate calls.
  */
 import fc from 'fast-check';
-import { Agent, defineTool, userMessage, type ModelRequest } from 'golem';
+import { Agent, defineTool, type ModelRequest } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { openai, openaiCompatible, type OpenAIOptions } from 'golem/providers/openai';
 import { startReplayServer, type Reply, type ReplayServer } from '../../../support/replay-server';
 import { SSE, failure } from './boundary-support';

@@ -2,7 +2,8 @@
  * Streaming (spec §18.1): deltas in arrival order, tool-call fragments by index, the assembled
  * response canonical and identical to `generate`, handler errors rethrown as-is.
  */
-import { CancelledError, userMessage } from 'golem';
+import { CancelledError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import type { Delta, ModelRequest } from 'golem';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';

@@ -5,7 +5,8 @@
  * meaning and the details are subsets; the response `id` is kept; `settings.cache` sends
  * `prompt_cache_key` and `prompt_cache_retention`.
  */
-import { userMessage, type ModelRequest, ConfigError } from 'golem';
+import { type ModelRequest, ConfigError } from 'golem';
+import { userMessage } from '../../../../src/core/contract/message';
 import { openai } from 'golem/providers/openai';
 import { startReplayServer, type ReplayServer } from '../../../support/replay-server';
 import { sse } from './support';

@@ -4,15 +4,9 @@
  * ignored when it is garbage — never NaN, negative or a value Node would clamp to 1 ms.
  */
 import fc from 'fast-check';
-import {
-  Agent,
-  MAX_TIMEOUT_MS,
-  ModelHTTPError,
-  RunError,
-  findError,
-  userMessage,
-  type Sleep,
-} from 'golem';
+import { Agent, ModelHTTPError, RunError, findError, type Sleep } from 'golem';
+import { MAX_TIMEOUT_MS } from '../../../../src/core/kit/timeouts';
+import { userMessage } from '../../../../src/core/contract/message';
 import { openai } from 'golem/providers/openai';
 import { retryInfoMs } from '../../../../src/providers/gemini/errors';
 import { retryAfterMs } from '../../../../src/providers/shared/retry-after';

@@ -2,7 +2,8 @@
  * web_fetch baseline contract (spec §26.1): the tool value, WF-1/WF-2 content, WF-3..WF-5
  * refusals, WF-6 byte cap, WF-7 timeouts and transport failures, WF-9 request headers.
  */
-import { DeadlineExceededError, ModelRetry, isDeadlineExceeded, toolSpec } from 'golem';
+import { DeadlineExceededError, ModelRetry, isDeadlineExceeded } from 'golem';
+import { toolSpec } from '../../../../src/core/tool/tool';
 import { webFetch, type WebFetchOptions } from 'golem/tools/webfetch';
 import { DEFAULT_MAX_BYTES } from '../../../../src/tools/webfetch/options';
 import { truncationMarker } from '../../../../src/tools/webfetch/web-fetch';
