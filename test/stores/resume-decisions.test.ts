@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, INTERRUPTED_CALL_REASON, loadRun } from 'golem';
+import { Agent, deferExternal, INTERRUPTED_CALL_REASON, loadRun } from 'golem';
 import type { RunStore } from 'golem';
 import { sqliteStore } from 'golem/stores/sqlite';
 import {
@@ -222,4 +222,37 @@ test('a resume whose decisions are all denials or external results survives a de
   });
   expect(done.output).toBe('done');
   expect(effects).toEqual(['c1']);
+});
+
+test('a process that dies while pausing a fresh run leaves the deferred calls waiting: no tool body runs twice', async () => {
+  const effects: string[] = [];
+  // Each call does its work, then hands the rest to a person.
+  const handOff = stepTool((id) => {
+    effects.push(id);
+    throw deferExternal('finish by hand');
+  });
+  const agent = (on: RunStore) =>
+    new Agent({
+      model: scenarioModel(),
+      tools: [handOff],
+      store: on,
+      parallelToolCalls: true,
+      deferredTools: true,
+    });
+  // The run dies in its last write, the one that stores it as paused.
+  const frozen = freezing(store, (status) => status === 'paused');
+  void agent(frozen.store).run('go', { runId: 'r' });
+  await frozen.reached;
+  expect(effects).toEqual(['a1', 'a2']);
+  clock.advance(store.leaseMs + 1);
+  const again = await agent(store).resumeRun('r');
+  // The batch's commit stored the pause's calls as waiting: they are not run again.
+  expect(effects).toEqual(['a1', 'a2']);
+  expect(again.pending?.external.map((c) => [c.callId, c.reason])).toEqual([
+    ['a1', 'finish by hand'],
+    ['a2', 'finish by hand'],
+  ]);
+  const done = await agent(store).resume('r', { external: { a1: 'A by hand', a2: 'B by hand' } });
+  expect(effects).toEqual(['a1', 'a2', 'c1']);
+  expect(done.pending?.external.map((c) => c.callId)).toEqual(['c1']);
 });

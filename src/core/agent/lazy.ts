@@ -50,8 +50,8 @@ const durableLayer = onFirstUse(
 );
 
 /** `executeRun` of the run loop, which loads on the first run. Internal. */
-export const executeRun: typeof Run.executeRun = (config, decoder, state, first) =>
-  withModule(runLoop(), (m) => m.executeRun(config, decoder, state, first));
+export const executeRun: typeof Run.executeRun = (config, decoder, state, step) =>
+  withModule(runLoop(), (m) => m.executeRun(config, decoder, state, step));
 
 /** `runStored` of the durable layer, which loads when a run first uses a store. Internal. */
 export const runStored: typeof DurableRun.runStored = (host, store, prompt, options, onDelta) =>

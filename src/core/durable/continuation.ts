@@ -1,20 +1,15 @@
 import { endsLoop } from '../engine/loop';
 import type { PendingToolCall, PendingToolCalls } from '../engine/deferred-types';
 import type { EngineConfig } from '../engine/run-config';
+import type { Step } from '../engine/step';
+import { MODEL_STEP } from '../engine/step';
 import type { Message, ToolCall } from '../contract/message';
 import { INTERRUPTED_CALL_REASON } from './interrupted-call';
 
-/** What continuing a stored run starts with. Internal. */
-export type Continuation =
-  /** The last turn was a final answer or an output-tool call: decode it (no model call). */
-  | { kind: 'decode'; message: Message }
-  /** The last turn's batch was cut short: run `run`, pause on `waiting` if any, else loop. */
-  | { kind: 'batch'; run: ToolCall[]; waiting: PendingToolCalls }
-  /** Every call has its result: the next step is a model call. */
-  | { kind: 'loop' };
-
 /**
- * Where a stored run's checkpoint leaves off. Calls of the last turn without a result split into
+ * The step a stored run re-enters the loop at, from where its checkpoint leaves off: `decode` when
+ * the last turn was a final answer or an output-tool call, `batch` when the last turn's batch was
+ * cut short, else `model`. Calls of the last turn without a result split into
  * those in flight that are `idempotent` (re-run), the other in-flight ones (their outcome is
  * unknown: they pause the run for a decision), those still waiting for a decision (`pending`
  * when the run was taken by a resume that died before its resolutions were committed: they pause
@@ -25,17 +20,17 @@ export function planContinuation<Deps>(
   messages: readonly Message[],
   inFlight: readonly string[],
   pending: PendingToolCalls | undefined,
-): Continuation {
+): Step {
   let index = messages.length - 1;
   while (index >= 0 && messages[index]?.role !== 'assistant') index--;
   const turn = messages[index];
-  if (turn === undefined) return { kind: 'loop' };
+  if (turn === undefined) return MODEL_STEP;
   const calls = turn.toolCalls ?? [];
   const answered = new Set<string>();
   for (const m of messages.slice(index + 1))
     if (m.role === 'tool' && m.toolCallId !== undefined) answered.add(m.toolCallId);
   if (calls.length === 0) {
-    if (index !== messages.length - 1) return { kind: 'loop' };
+    if (index !== messages.length - 1) return MODEL_STEP;
     return { kind: 'decode', message: turn };
   }
   if (endsLoop(config, calls)) {
@@ -43,7 +38,7 @@ export function planContinuation<Deps>(
     const outputCall = calls.find((c) => c.name === outputName);
     if (outputCall !== undefined && !answered.has(outputCall.id))
       return { kind: 'decode', message: turn };
-    return { kind: 'loop' };
+    return MODEL_STEP;
   }
   const started = new Set(inFlight);
   const asked = new Map<string, { group: 'approvals' | 'external'; entry: PendingToolCall }>();
@@ -73,6 +68,6 @@ export function planContinuation<Deps>(
     else waiting[decision.group].push(decision.entry);
   }
   if (run.length === 0 && waiting.approvals.length === 0 && waiting.external.length === 0)
-    return { kind: 'loop' };
-  return { kind: 'batch', run, waiting };
+    return MODEL_STEP;
+  return { kind: 'batch', calls: run, waiting };
 }

@@ -1,12 +1,10 @@
 import { hostname } from 'node:os';
-import type { DeferredResults, PendingToolCalls } from '../engine/deferred-types';
+import type { DeferredResults } from '../engine/deferred-types';
 import { RunError, RunInputError } from '../engine/errors';
-import { checkUsage, finalEnd } from '../engine/loop';
 import type { Result } from '../engine/result';
 import { executeRun } from '../engine/run';
 import type { EngineConfig, RunSettings } from '../engine/run-config';
 import { RunState } from '../engine/run-state';
-import { runBatch } from '../engine/tool-batch';
 import type { Message } from '../contract/message';
 import type { DeltaHandler } from '../contract/model';
 import { emptyUsage } from '../contract/usage';
@@ -209,30 +207,8 @@ export async function continueStored<Deps, Output>(
   try {
     restore(state, record);
     state.checkpoints = recorder;
-    const plan = planContinuation(host.engine, record.messages, record.inFlight, record.pending);
-    return await settle(recorder, state, async () => {
-      if (plan.kind === 'decode') {
-        const end = finalEnd(host.engine, state, { message: plan.message, usage: emptyUsage() });
-        return executeRun(host.engine, host.decoder, state, end);
-      }
-      if (plan.kind === 'batch') {
-        const pending: PendingToolCalls = { approvals: [], external: [] };
-        if (plan.run.length > 0) {
-          const batch = await runBatch(host.engine, state, 0, plan.run, new Map());
-          state.messages.push(...batch.messages);
-          pending.approvals.push(...batch.pending.approvals);
-          pending.external.push(...batch.pending.external);
-        }
-        pending.approvals.push(...plan.waiting.approvals);
-        pending.external.push(...plan.waiting.external);
-        const pausing = pending.approvals.length > 0 || pending.external.length > 0;
-        // Stored as waiting before the pause is: a death in between never runs them undecided.
-        await recorder.commit(state, pausing ? pending : undefined);
-        checkUsage(host.engine, state);
-        if (pausing) return { ...evidence(state), output: undefined, pending };
-      }
-      return executeRun(host.engine, host.decoder, state);
-    });
+    const step = planContinuation(host.engine, record.messages, record.inFlight, record.pending);
+    return await settle(recorder, state, () => executeRun(host.engine, host.decoder, state, step));
   } finally {
     state.run.release();
   }

@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from '../contract/message';
 import type { Usage } from '../contract/usage';
+import type { PendingToolCalls } from './deferred-types';
 
 /** The evidence a checkpoint persists: a read-only view of the run's state. */
 export interface CheckpointSource {
@@ -18,7 +19,9 @@ export interface CheckpointSource {
  *   every committed message and every completed result so far, plus the calls about to run;
  * - `result` when a call completed with its result (recorded; persisted by the next write);
  * - `save` after a final or output turn and after each result of a parallel group;
- * - `commit` after a batch's results were appended to the messages (recorded results included).
+ * - `commit` after a batch's results were appended to the messages (recorded results included),
+ *   with the calls the run is about to pause on, so a death before the pause is recorded leaves
+ *   them waiting for a decision, never to run undecided.
  *
  * A rejected promise stops the run (the error propagates unchanged, not as a `RunError`).
  */
@@ -26,5 +29,5 @@ export interface RunCheckpoints {
   starting(source: CheckpointSource, calls: readonly ToolCall[]): Promise<void>;
   result(call: ToolCall, message: Message): void;
   save(source: CheckpointSource): Promise<void>;
-  commit(source: CheckpointSource): Promise<void>;
+  commit(source: CheckpointSource, waiting?: PendingToolCalls): Promise<void>;
 }

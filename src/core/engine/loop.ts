@@ -2,12 +2,15 @@ import { cancellationError } from '../errors/cancellation';
 import type { ToolCall } from '../contract/message';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
+import type { Message } from '../contract/message';
+import { emptyUsage } from '../contract/usage';
 import type { PendingToolCalls } from './deferred-types';
 import { TurnLimitError } from './errors';
 import { modelTurn } from './model-turn';
 import { INTERRUPTED_RESULT } from './repair';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
+import type { Step } from './step';
 import { runBatch } from './tool-batch';
 import { crossedLimit } from './usage-limit';
 
@@ -18,14 +21,22 @@ export type LoopEnd =
   | { kind: 'paused'; pending: PendingToolCalls };
 
 /**
- * One loop execution (spec §5): model turns until a final answer, an output-tool call, a pause,
- * or a failure. Appends every turn and committed tool result to `state.messages`.
+ * One loop execution (spec §5), entered at `step`: model turns until a final answer, an
+ * output-tool call, a pause, or a failure. Appends every turn and committed tool result to
+ * `state.messages`. The order of a turn is written here once: model call → record → checkpoint
+ * (a turn that ends the loop) → usage check → end, or the batch step.
  */
 export async function runLoop<Deps>(
   config: EngineConfig<Deps>,
   state: RunState<Deps>,
+  step: Step,
 ): Promise<LoopEnd> {
   const corrections = new Map<string, number>();
+  if (step.kind === 'decode') return decodeEnd(config, state, step.message);
+  if (step.kind === 'batch') {
+    const paused = await batchStep(config, state, 0, step.calls, step.waiting, corrections);
+    if (paused !== undefined) return paused;
+  }
   for (let turn = 0; ; turn++) {
     if (state.run.aborted) throw state.fail('model', cancellationError(state.run.signal));
     if (turn >= config.maxIterations)
@@ -48,13 +59,52 @@ export async function runLoop<Deps>(
     checkUsage(config, state);
     const end = finalEnd(config, state, response);
     if (end !== undefined) return end;
+    const paused = await batchStep(config, state, turn, calls, NOTHING_WAITING, corrections);
+    if (paused !== undefined) return paused;
+  }
+}
+
+const NOTHING_WAITING: PendingToolCalls = { approvals: [], external: [] };
+
+/**
+ * The batch step: runs `calls`, appends their results, commits them (with the calls the run
+ * pauses on: those the batch deferred and `waiting`), checks usage, and returns the pause when
+ * anything waits for a decision.
+ */
+async function batchStep<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  waiting: PendingToolCalls,
+  corrections: Map<string, number>,
+): Promise<LoopEnd | undefined> {
+  const pending: PendingToolCalls = { approvals: [], external: [] };
+  if (calls.length > 0) {
     const batch = await runBatch(config, state, turn, calls, corrections);
     state.messages.push(...batch.messages);
-    if (state.checkpoints !== undefined) await state.checkpoints.commit(state);
-    checkUsage(config, state);
-    if (batch.pending.approvals.length > 0 || batch.pending.external.length > 0)
-      return { kind: 'paused', pending: batch.pending };
+    pending.approvals.push(...batch.pending.approvals);
+    pending.external.push(...batch.pending.external);
   }
+  pending.approvals.push(...waiting.approvals);
+  pending.external.push(...waiting.external);
+  const pausing = pending.approvals.length > 0 || pending.external.length > 0;
+  if (state.checkpoints !== undefined)
+    await state.checkpoints.commit(state, pausing ? pending : undefined);
+  checkUsage(config, state);
+  return pausing ? { kind: 'paused', pending } : undefined;
+}
+
+/** How a run continued at a committed final or output turn ends: that turn, decoded. */
+function decodeEnd<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunState<Deps>,
+  message: Message,
+): LoopEnd {
+  const end = finalEnd(config, state, { message, usage: emptyUsage() });
+  if (end === undefined)
+    throw new Error('golem: a decode step names a turn whose calls form a batch'); // a bug
+  return end;
 }
 
 /** Whether a turn with `calls` ends the loop: no calls, or a call of the output tool. */

@@ -9,28 +9,33 @@ import { runLoop } from './loop';
 import type { Result } from './result';
 import type { EngineConfig, RunSettings } from './run-config';
 import type { RunState } from './run-state';
+import type { Step } from './step';
+import { MODEL_STEP } from './step';
 import { zeroCost } from './run-state';
 import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
 
 /**
- * Runs loop executions and decodes (spec §9): a decoder's `ModelRetry` within `outputRetries`
- * feeds the rejection back and starts a new loop execution with fresh turn and tool budgets.
- * `first`, when given, is decoded instead of running the first loop execution. Input guardrails
- * run first (parallel ones alongside the first model call), output guardrails after decoding; a
- * run a guardrail stopped fails at the `guardrail` stage.
+ * The one entry into a run (every door builds a `step` and comes here): runs loop executions
+ * and decodes (spec §9). The first loop execution enters at `step` (a model call by default; a
+ * stored run continued after a crash may enter at its cut-short batch or its committed final
+ * turn); a decoder's `ModelRetry` within `outputRetries` feeds the rejection back and starts a new
+ * loop execution, at a model call, with fresh turn and tool budgets. Input guardrails run first
+ * (parallel ones alongside the first model call) when the run starts with a model call on new
+ * user input; output guardrails after decoding; a run a guardrail stopped fails at the
+ * `guardrail` stage.
  */
 export async function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunState<Deps>,
-  first?: LoopEnd,
+  step: Step = MODEL_STEP,
 ): Promise<Result<Output>> {
-  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, first);
-  const gate = await openInputGate(config, state, first !== undefined);
+  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, step);
+  const gate = await openInputGate(config, state, step.kind !== 'model');
   try {
-    return await decodeRounds(gate?.config ?? config, decoder, state, first);
+    return await decodeRounds(gate?.config ?? config, decoder, state, step);
   } catch (error) {
     throw atGuardrailStage(error);
   } finally {
@@ -42,11 +47,10 @@ async function decodeRounds<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunState<Deps>,
-  first: LoopEnd | undefined,
+  step: Step,
 ): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
-    // `first`: a stored run resumed after its final turn was committed decodes that turn.
-    const end: LoopEnd = round === 0 && first !== undefined ? first : await runLoop(config, state);
+    const end: LoopEnd = await runLoop(config, state, round === 0 ? step : MODEL_STEP);
     if (end.kind === 'paused')
       return succeed(state, {
         ...evidence(config, state),
