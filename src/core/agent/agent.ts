@@ -12,11 +12,10 @@ import type {
   RunOptionsBase,
   StreamOptions,
 } from './config';
-import { buildMessages, processHistory } from './run-start';
+import { buildMessages, instructionsText, processHistory, promptMessage } from './run-start';
 import type { SettingsDefaults } from './run-settings';
 import { runSettings } from './run-settings';
 import { requireStore, storeFor } from './run-store';
-import type { DurableHost } from '../durable/durable-run';
 import type { RunStore } from '../durable/port';
 import type { AgentToolOptions } from './as-tool';
 import { agentTool } from './as-tool';
@@ -34,6 +33,8 @@ import { unansweredCalls } from '../engine/repair';
 import type { Result, RunResult } from '../engine/result';
 import type { EngineConfig } from '../engine/run-config';
 import { RunState } from '../engine/run-state';
+import type { Step } from '../engine/step';
+import type { PreparedRun, StoredAgent } from './stored-run';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
 import type { OutputDecoder } from '../output/decoder';
 import { decodeText } from '../output/decode-text';
@@ -89,7 +90,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const store = storeFor(options, this.store);
     if (store !== undefined) {
       const stored = withRunId(options);
-      return runStored(this.host(stored), store, prompt, stored, undefined);
+      return runStored(this.stored(), store, stored, (history) =>
+        this.prepare(prompt, { ...stored, history }, undefined),
+      );
     }
     const state = await this.prepare(prompt, options, undefined);
     try {
@@ -122,7 +125,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         const store = storeFor(opts, this.store);
         if (store !== undefined) {
           const stored = withRunId(opts);
-          return await runStored(this.host(stored), store, prompt, stored, handler);
+          return await runStored(this.stored(), store, stored, (history) =>
+            this.prepare(prompt, { ...stored, history }, handler),
+          );
         }
         const state = await this.prepare(prompt, opts, handler);
         try {
@@ -148,16 +153,16 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ResumeOptions<Deps>;
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
-    if (typeof history === 'string')
-      return resumeStored(
-        this.host({ ...opts, runId: history }),
-        requireStore(opts, this.store, 'resume'),
-        history,
-        results,
+    if (typeof history === 'string') {
+      const store = requireStore(opts, this.store, 'resume');
+      const withId = { ...opts, runId: history }; // the stored run's id goes to the run's trace
+      return resumeStored(this.stored(), store, history, opts.owner, (messages) =>
+        this.resumeState(messages, results, withId, true),
       );
-    const state = await this.resumeState(history, results, opts, undefined);
+    }
+    const { state, step } = await this.resumeState(history, results, opts, false);
     try {
-      return await executeRun(this.engine, this.decoder, state);
+      return await executeRun(this.engine, this.decoder, state, step);
     } finally {
       state.run.release();
     }
@@ -190,17 +195,25 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const opts = (options ?? {}) as ContinueOptions<Deps>;
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
     const store = requireStore(opts, this.store, 'resumeRun');
-    return continueStored(this.host({ ...opts, runId }), store, runId);
+    const withId = { ...opts, runId }; // the stored run's id goes to the run's trace
+    return continueStored(this.stored(), store, runId, opts.owner, () =>
+      runSettings<Deps>(this.defaults, withId, opts.onDelta),
+    );
   }
 
+  /**
+   * A resume's state and its `resolve` step: the results are matched to the history's pending
+   * calls (each resolved exactly once, approved calls advertised) before anything runs; the
+   * instructions and the prompt are what the resolved history continues with. `stored`: the
+   * history is a stored run's, processed when the run started.
+   */
   private async resumeState(
     history: readonly Message[],
     results: DeferredResults,
     opts: ResumeOptions<Deps>,
-    attach: ((state: RunState<Deps>) => void) | undefined,
-  ): Promise<RunState<Deps>> {
+    stored: boolean,
+  ): Promise<PreparedRun<Deps>> {
     const prompt = opts.prompt ?? '';
-    const stored = attach !== undefined; // a stored run's history was processed when it started
     const { run, processed, parts } = await this.start(
       prompt,
       { ...opts, history },
@@ -208,45 +221,25 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       stored,
     );
     try {
-      const { checkApprovedTools, matchResolutions, resolveCalls, spliceResolutions } =
-        await resumeCalls();
+      const { checkApprovedTools, matchResolutions } = await resumeCalls();
       const resolutions = matchResolutions(unansweredCalls(processed), results);
       checkApprovedTools(this.engine, resolutions);
-      const state = new RunState(run, [...processed]);
-      attach?.(state);
-      const resolved = await resolveCalls(this.engine, state, resolutions);
-      state.messages = await buildMessages(
-        this.instructions,
-        run,
-        spliceResolutions(processed, resolved),
-        prompt,
-        parts,
-        prompt !== '' || parts.length > 0,
-      );
-      return state;
+      const step: Step = {
+        kind: 'resolve',
+        resolutions,
+        system: await instructionsText(this.instructions, run),
+        prompt: prompt !== '' || parts.length > 0 ? promptMessage(prompt, parts) : undefined,
+      };
+      return { state: new RunState(run, [...processed]), step };
     } catch (error) {
       run.release(error);
       throw error;
     }
   }
 
-  /**
-   * This agent as the durable layer sees it, for one call's options (their `runId`, the stored
-   * run's id, goes to the run's trace).
-   */
-  private host(
-    options: RunOptionsBase & { deps?: Deps; prompt?: string; onDelta?: DeltaHandler },
-  ): DurableHost<Deps, Output> {
-    return {
-      name: this.name,
-      owner: options.owner,
-      engine: this.engine,
-      decoder: this.decoder,
-      prepare: (prompt, history, onDelta) => this.prepare(prompt, { ...options, history }, onDelta),
-      settings: () => runSettings<Deps>(this.defaults, options, options.onDelta),
-      prepareResume: (history, results, attach) =>
-        this.resumeState(history, results, options as ResumeOptions<Deps>, attach),
-    };
+  /** This agent as its stored runs see it. */
+  private stored(): StoredAgent<Deps, Output> {
+    return { name: this.name, engine: this.engine, decoder: this.decoder };
   }
 
   /**
@@ -272,7 +265,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     try {
       return new RunState(
         run,
-        await buildMessages(this.instructions, run, processed, prompt, parts, true),
+        await buildMessages(this.instructions, run, processed, prompt, parts),
       );
     } catch (error) {
       run.release(error);

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- subsystems an import of golem does not need are required by literal path on first use, so `require('golem')` stays cheap and bundlers still see them */
 import type * as AgentResumeStream from './resume-stream';
 import type * as AgentStream from './stream';
-import type * as DurableRun from '../durable/durable-run';
+import type * as StoredRun from './stored-run';
 import type * as Resume from '../engine/resume';
 import type * as Run from '../engine/run';
 
@@ -43,27 +43,32 @@ const runLoop = onFirstUse(
   () => import('../engine/run.js'),
 );
 
-/** The durable layer (runs checkpointed to a store): loaded when a run first uses a store. */
-const durableLayer = onFirstUse(
-  () => require('../durable/durable-run') as typeof DurableRun,
-  () => import('../durable/durable-run.js'),
+/** Stored runs (checkpointed to a store, the durable layer): loaded when a run first uses a store. */
+const storedRuns = onFirstUse(
+  () => require('./stored-run') as typeof StoredRun,
+  () => import('./stored-run.js'),
 );
 
 /** `executeRun` of the run loop, which loads on the first run. Internal. */
 export const executeRun: typeof Run.executeRun = (config, decoder, state, step) =>
   withModule(runLoop(), (m) => m.executeRun(config, decoder, state, step));
 
-/** `runStored` of the durable layer, which loads when a run first uses a store. Internal. */
-export const runStored: typeof DurableRun.runStored = (host, store, prompt, options, onDelta) =>
-  withModule(durableLayer(), (m) => m.runStored(host, store, prompt, options, onDelta));
+/** `runStored`, which loads the durable layer when a run first uses a store. Internal. */
+export const runStored: typeof StoredRun.runStored = (agent, store, options, prepare) =>
+  withModule(storedRuns(), (m) => m.runStored(agent, store, options, prepare));
 
-/** `resumeStored` of the durable layer. Internal. */
-export const resumeStored: typeof DurableRun.resumeStored = (host, store, runId, results) =>
-  withModule(durableLayer(), (m) => m.resumeStored(host, store, runId, results));
+/** `resumeStored` of the stored-run doors. Internal. */
+export const resumeStored: typeof StoredRun.resumeStored = (agent, store, runId, owner, prepare) =>
+  withModule(storedRuns(), (m) => m.resumeStored(agent, store, runId, owner, prepare));
 
-/** `continueStored` of the durable layer. Internal. */
-export const continueStored: typeof DurableRun.continueStored = (host, store, runId) =>
-  withModule(durableLayer(), (m) => m.continueStored(host, store, runId));
+/** `continueStored` of the stored-run doors. Internal. */
+export const continueStored: typeof StoredRun.continueStored = (
+  agent,
+  store,
+  runId,
+  owner,
+  settings,
+) => withModule(storedRuns(), (m) => m.continueStored(agent, store, runId, owner, settings));
 
 /** Resolving deferred calls (`resume` with results): loaded on the first resume. Internal. */
 export const resumeCalls: () => typeof Resume | Promise<typeof Resume> = onFirstUse(

@@ -2,7 +2,7 @@ import { RunInputError } from '../engine/errors';
 import type { HistoryProcessor } from '../engine/history-processor';
 import type { Instructions, RunContext } from '../engine/instructions';
 import { resolveInstructions } from '../engine/instructions';
-import { repairHistory } from '../engine/repair';
+import { assembleMessages } from '../engine/assemble';
 import type { RunSettings } from '../engine/run-config';
 import type { SignalSource } from '../engine/run-signal';
 import { withLazySignal } from '../engine/lazy-signal';
@@ -45,23 +45,29 @@ export async function buildMessages<Deps>(
   history: readonly Message[],
   prompt: string,
   parts: readonly Part[],
-  appendPrompt: boolean,
 ): Promise<Message[]> {
-  // Static text needs no resolution (the common case; saves a promise per run).
-  const text =
-    typeof instructions === 'string'
-      ? instructions
-      : await resolveInstructions(instructions, instructionsContext(run));
-  const messages: Message[] = [];
-  if (text !== '') messages.push({ role: 'system', content: text });
-  for (const message of repairHistory(history))
-    if (message.role !== 'system') messages.push(message);
-  if (appendPrompt) {
-    const user: Message = { role: 'user', content: prompt };
-    if (parts.length > 0) user.parts = [...parts];
-    messages.push(user);
-  }
-  return messages;
+  return assembleMessages(
+    await instructionsText(instructions, run),
+    history,
+    promptMessage(prompt, parts),
+  );
+}
+
+/** The instructions as text for this run; static text needs no resolution (the common case). Internal. */
+export function instructionsText<Deps>(
+  instructions: Instructions<Deps> | undefined,
+  run: RunSettings<Deps>,
+): string | Promise<string> {
+  return typeof instructions === 'string'
+    ? instructions
+    : resolveInstructions(instructions, instructionsContext(run));
+}
+
+/** The user message of `prompt` and its `parts`. Internal. */
+export function promptMessage(prompt: string, parts: readonly Part[]): Message {
+  const user: Message = { role: 'user', content: prompt };
+  if (parts.length > 0) user.parts = [...parts];
+  return user;
 }
 
 /** What instructions functions receive; the run's signal is read (or created) when they read it. */

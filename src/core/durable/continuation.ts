@@ -1,8 +1,7 @@
-import { endsLoop } from '../engine/loop';
 import type { PendingToolCall, PendingToolCalls } from '../engine/deferred-types';
 import type { EngineConfig } from '../engine/run-config';
-import type { Step } from '../engine/step';
-import { MODEL_STEP } from '../engine/step';
+import type { LoopStep } from '../engine/step';
+import { endsLoop, MODEL_STEP } from '../engine/step';
 import type { Message, ToolCall } from '../contract/message';
 import { INTERRUPTED_CALL_REASON } from './interrupted-call';
 
@@ -20,7 +19,7 @@ export function planContinuation<Deps>(
   messages: readonly Message[],
   inFlight: readonly string[],
   pending: PendingToolCalls | undefined,
-): Step {
+): LoopStep {
   let index = messages.length - 1;
   while (index >= 0 && messages[index]?.role !== 'assistant') index--;
   const turn = messages[index];

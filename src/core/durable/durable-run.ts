@@ -1,15 +1,9 @@
 import { hostname } from 'node:os';
-import type { DeferredResults } from '../engine/deferred-types';
 import { RunError, RunInputError } from '../engine/errors';
 import type { Result } from '../engine/result';
-import { executeRun } from '../engine/run';
-import type { EngineConfig, RunSettings } from '../engine/run-config';
-import { RunState } from '../engine/run-state';
+import type { RunState } from '../engine/run-state';
 import type { Message } from '../contract/message';
-import type { DeltaHandler } from '../contract/model';
 import { emptyUsage } from '../contract/usage';
-import type { OutputDecoder } from '../output/decoder';
-import { planContinuation } from './continuation';
 import type { RunStore } from './port';
 import type { RunRecord, StoredRun } from './records';
 import { decodeConversation, decodeRun, messagesJson } from './records';
@@ -33,34 +27,13 @@ function newUuid(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** What the durable layer needs from an agent. Internal. */
-export interface DurableHost<Deps, Output> {
-  readonly name: string;
-  /** The `owner` option of the call: who the run belongs to, or (resumes) who asks for it. */
-  readonly owner?: string | undefined;
-  readonly engine: EngineConfig<Deps>;
-  readonly decoder: OutputDecoder<Output>;
-  /** The run-start pipeline on `history`: a state whose messages end with the prompt. */
-  prepare(
-    prompt: string,
-    history: readonly Message[],
-    onDelta: DeltaHandler | undefined,
-  ): Promise<RunState<Deps>>;
-  /** The settings of a run continued from a checkpoint. */
-  settings(): RunSettings<Deps>;
-  /** The resume pipeline without the history processor; `attach` runs before any call resolves. */
-  prepareResume(
-    history: readonly Message[],
-    results: DeferredResults,
-    attach: (state: RunState<Deps>) => void,
-  ): Promise<RunState<Deps>>;
-}
-
 /** Options of a stored run. Internal. */
 export interface StoredRunOptions {
   history?: readonly Message[];
   conversation?: string;
   runId?: string;
+  /** Who the run belongs to. */
+  owner?: string | undefined;
 }
 
 const ID = /^[\x21-\x7e]{1,200}$/;
@@ -86,16 +59,23 @@ function nonSystem(messages: readonly Message[]): Message[] {
   return messages.filter((m) => m.role !== 'system');
 }
 
-/** Starts a stored run: loads the conversation, records the start, checkpoints, finishes. */
-export async function runStored<Deps, Output>(
-  host: DurableHost<Deps, Output>,
-  store: RunStore,
-  prompt: string,
-  options: StoredRunOptions,
-  onDelta: DeltaHandler | undefined,
-): Promise<Result<Output>> {
+/**
+ * A stored run about to start: its id and owner (checked), and the history it starts from — the
+ * stored conversation's when it names one. The agent prepares the run's state from `history`,
+ * then `begin`s it. Internal.
+ */
+export interface RunOpening {
+  readonly runId: string;
+  readonly owner: string | undefined;
+  readonly history: readonly Message[];
+  readonly conversationId: string | null;
+  readonly conversationVersion: number | undefined;
+}
+
+/** Checks a stored run's options and loads the conversation it continues, if any. */
+export async function openRun(store: RunStore, options: StoredRunOptions): Promise<RunOpening> {
   const runId = options.runId === undefined ? newUuid() : checkId('runId', options.runId);
-  const owner = checkOwner(host.owner);
+  const owner = checkOwner(options.owner);
   let history = options.history ?? [];
   let conversationVersion: number | undefined;
   const conversationId =
@@ -111,112 +91,107 @@ export async function runStored<Deps, Output>(
     history = stored === undefined ? [] : decodeConversation(stored).messages;
     conversationVersion = stored?.version ?? 0;
   }
-  const state = await host.prepare(prompt, history, onDelta);
-  try {
-    const now = store.now();
-    const row: StoredRun = {
-      id: runId,
-      agent: host.name,
-      conversationId,
-      conversationBase: nonSystem(state.messages).length - 1,
-      status: 'running',
-      messages: messagesJson(state.messages),
-      usage: JSON.stringify(emptyUsage()),
-      requests: 0,
-      toolCalls: 0,
-      turns: 0,
-      pending: null,
-      inFlight: null,
-      errorStage: null,
-      errorMessage: null,
-      createdAt: now,
-      updatedAt: now,
-      leaseOwner: leaseOwner(),
-      leaseExpiresAt: now + store.leaseMs,
-      version: 1,
-      owner: owner ?? null,
-      conversationLength: conversationId === null ? null : history.length,
-    };
-    await startRun(store, row, conversationVersion);
-    const recorder = new Recorder(store, row);
-    state.checkpoints = recorder;
-    return await settle(recorder, state, () => executeRun(host.engine, host.decoder, state));
-  } finally {
-    state.run.release();
-  }
-}
-
-/** Resolves a paused stored run's pending calls (from any process) and continues it. */
-export async function resumeStored<Deps, Output>(
-  host: DurableHost<Deps, Output>,
-  store: RunStore,
-  runId: string,
-  results: DeferredResults,
-): Promise<Result<Output>> {
-  const id = checkId('runId', runId);
-  const scope = scopeOf(host);
-  await readable(store, id, scope); // a corrupt or foreign run is refused before its lease is taken
-  const row = await acquireRun(store, id, leaseOwner(), 'resume', scope);
-  const record = decodeRun(row);
-  const recorder = new Recorder(store, row, record.inFlight);
-  let state: RunState<Deps>;
-  try {
-    state = await host.prepareResume(record.messages, results, (fresh) => {
-      restore(fresh, record);
-      fresh.checkpoints = recorder;
-    });
-  } catch (error) {
-    if (RunError.is(error)) {
-      // An approved re-run failed: the checkpoint keeps what was resolved before it.
-      error.runId = recorder.runId;
-      await recorder
-        .failAsIs({ stage: error.stage, message: error.message })
-        .catch(() => recorder.abandon());
-    } else if (recorder.current.version === row.version) {
-      await recorder.release('paused'); // invalid results: nothing was written, the run stays paused
-    } else throw await storeFailure(recorder, error); // decisions were recorded: resumeRun continues
-    throw error;
-  }
-  try {
-    await recorder.commit(state);
-    return await settle(recorder, state, () => executeRun(host.engine, host.decoder, state));
-  } finally {
-    state.run.release();
-  }
+  return { runId, owner, history, conversationId, conversationVersion };
 }
 
 /**
- * Continues an interrupted or failed stored run from its last checkpoint: completed calls are
- * never run again, calls that never started run now, in-flight `idempotent` calls re-run, other
- * in-flight calls pause the run for a decision. A paused run is returned as it is.
+ * Records the start of a run `opening` describes, by agent `agent`, with the prepared `state`
+ * (its messages end with the prompt), and attaches the run's recorder to the state as its
+ * checkpoints. Internal.
  */
-export async function continueStored<Deps, Output>(
-  host: DurableHost<Deps, Output>,
+export async function beginRun<Deps>(
   store: RunStore,
-  runId: string,
-): Promise<Result<Output>> {
-  const id = checkId('runId', runId);
-  const scope = scopeOf(host);
-  const before = await readable(store, id, scope);
-  if (before.status === 'paused' && before.pending !== undefined)
-    return { ...evidence(before), output: undefined, pending: before.pending, runId: id };
-  const row = await acquireRun(store, id, leaseOwner(), 'continue', scope);
-  const record = decodeRun(row);
-  const recorder = new Recorder(store, row, record.inFlight);
-  const state = new RunState(host.settings(), record.messages);
-  try {
-    restore(state, record);
-    state.checkpoints = recorder;
-    const step = planContinuation(host.engine, record.messages, record.inFlight, record.pending);
-    return await settle(recorder, state, () => executeRun(host.engine, host.decoder, state, step));
-  } finally {
-    state.run.release();
-  }
+  opening: RunOpening,
+  agent: string,
+  state: RunState<Deps>,
+): Promise<Recorder> {
+  const now = store.now();
+  const { runId, owner, conversationId, conversationVersion } = opening;
+  const row: StoredRun = {
+    id: runId,
+    agent,
+    conversationId,
+    conversationBase: nonSystem(state.messages).length - 1,
+    status: 'running',
+    messages: messagesJson(state.messages),
+    usage: JSON.stringify(emptyUsage()),
+    requests: 0,
+    toolCalls: 0,
+    turns: 0,
+    pending: null,
+    inFlight: null,
+    errorStage: null,
+    errorMessage: null,
+    createdAt: now,
+    updatedAt: now,
+    leaseOwner: leaseOwner(),
+    leaseExpiresAt: now + store.leaseMs,
+    version: 1,
+    owner: owner ?? null,
+    conversationLength: conversationId === null ? null : opening.history.length,
+  };
+  await startRun(store, row, conversationVersion);
+  const recorder = new Recorder(store, row);
+  state.checkpoints = recorder;
+  return recorder;
 }
 
-/** Who a resume speaks for: the resuming agent, and the call's owner when it names one. */
-function scopeOf(host: { name: string; owner?: string | undefined }): RunScope {
-  return { agent: host.name, owner: checkOwner(host.owner) };
+/** A stored run this process took (its lease), to resume or continue: its record and recorder. Internal. */
+export interface ClaimedRun {
+  readonly record: RunRecord;
+  readonly recorder: Recorder;
+}
+
+/**
+ * Takes stored run `runId` for `scope` (`not-found` for an unknown, foreign or other agent's run;
+ * `corrupt` before anything is written) to `resume` its pending calls or `continue` it.
+ */
+export async function claimRun(
+  store: RunStore,
+  runId: string,
+  scope: RunScope,
+  purpose: 'resume' | 'continue',
+): Promise<ClaimedRun> {
+  const id = checkId('runId', runId);
+  const checked = { agent: scope.agent, owner: checkOwner(scope.owner) };
+  await readable(store, id, checked); // a corrupt or foreign run is refused before its lease is taken
+  const row = await acquireRun(store, id, leaseOwner(), purpose, checked);
+  const record = decodeRun(row);
+  return { record, recorder: new Recorder(store, row, record.inFlight) };
+}
+
+/**
+ * A stored run that is paused on pending calls, as the result `resumeRun` returns for it as it is
+ * (nothing taken, nothing written); `undefined` for a run to continue. Internal.
+ */
+export async function pausedAsIs(
+  store: RunStore,
+  runId: string,
+  scope: RunScope,
+): Promise<Result<never> | undefined> {
+  const id = checkId('runId', runId);
+  const before = await readable(store, id, { agent: scope.agent, owner: checkOwner(scope.owner) });
+  if (before.status !== 'paused' || before.pending === undefined) return undefined;
+  return { ...evidence(before), output: undefined, pending: before.pending, runId: id };
+}
+
+/** Continues `state` from the claimed run's checkpoint: its counters, and its recorder. Internal. */
+export function attachClaim<Deps>(state: RunState<Deps>, claim: ClaimedRun): void {
+  const { record } = claim;
+  state.usage = { ...record.usage };
+  state.requests = record.requests;
+  state.toolCalls = record.toolCalls;
+  state.completedTurns = record.turns;
+  state.checkpoints = claim.recorder;
+}
+
+/**
+ * Gives a run claimed to `resume` back as it was, paused (the results were invalid: nothing was
+ * written), and rethrows `error`. Internal.
+ */
+export async function giveBackPaused(claim: ClaimedRun, error: unknown): Promise<never> {
+  await claim.recorder.release('paused');
+  throw error;
 }
 
 /**
@@ -227,13 +202,6 @@ async function readable(store: RunStore, id: string, scope: RunScope): Promise<R
   const stored = await store.getRun(id);
   if (stored === undefined || !runVisible(stored, scope)) throw runNotFound(id, scope);
   return decodeRun(stored);
-}
-
-function restore<Deps>(state: RunState<Deps>, record: RunRecord): void {
-  state.usage = { ...record.usage };
-  state.requests = record.requests;
-  state.toolCalls = record.toolCalls;
-  state.completedTurns = record.turns;
 }
 
 function evidence(source: {
@@ -250,8 +218,11 @@ function evidence(source: {
   };
 }
 
-/** Runs `body` and records how it ended: completed, paused, failed, or abandoned on a store error. */
-async function settle<Deps, Output>(
+/**
+ * Runs `body` (the engine, entered at the run's step) and records how it ended: completed,
+ * paused, failed, or abandoned on a store error; the result names the run. Internal.
+ */
+export async function settle<Deps, Output>(
   recorder: Recorder,
   state: RunState<Deps>,
   body: () => Promise<Result<Output>>,

@@ -10,7 +10,8 @@ import { modelTurn } from './model-turn';
 import { INTERRUPTED_RESULT } from './repair';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
-import type { Step } from './step';
+import type { LoopStep } from './step';
+import { endsLoop } from './step';
 import { runBatch } from './tool-batch';
 import { crossedLimit } from './usage-limit';
 
@@ -29,7 +30,7 @@ export type LoopEnd =
 export async function runLoop<Deps>(
   config: EngineConfig<Deps>,
   state: RunState<Deps>,
-  step: Step,
+  step: LoopStep,
 ): Promise<LoopEnd> {
   const corrections = new Map<string, number>();
   if (step.kind === 'decode') return decodeEnd(config, state, step.message);
@@ -105,14 +106,6 @@ function decodeEnd<Deps>(
   if (end === undefined)
     throw new Error('golem: a decode step names a turn whose calls form a batch'); // a bug
   return end;
-}
-
-/** Whether a turn with `calls` ends the loop: no calls, or a call of the output tool. */
-export function endsLoop<Deps>(config: EngineConfig<Deps>, calls: readonly ToolCall[]): boolean {
-  const outputName = config.outputTool?.name;
-  return (
-    calls.length === 0 || (outputName !== undefined && calls.some((c) => c.name === outputName))
-  );
 }
 
 /**

@@ -9,8 +9,9 @@ import { runLoop } from './loop';
 import type { Result } from './result';
 import type { EngineConfig, RunSettings } from './run-config';
 import type { RunState } from './run-state';
-import type { Step } from './step';
+import type { LoopStep, Step } from './step';
 import { MODEL_STEP } from './step';
+import { resolveStep } from './resolve';
 import { zeroCost } from './run-state';
 import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
@@ -20,7 +21,8 @@ import { findModelRetry, retryReason } from './tool-batch';
  * The one entry into a run (every door builds a `step` and comes here): runs loop executions
  * and decodes (spec §9). The first loop execution enters at `step` (a model call by default; a
  * stored run continued after a crash may enter at its cut-short batch or its committed final
- * turn); a decoder's `ModelRetry` within `outputRetries` feeds the rejection back and starts a new
+ * turn, or a paused run at its calls' decisions); a decoder's `ModelRetry` within `outputRetries`
+ * feeds the rejection back and starts a new
  * loop execution, at a model call, with fresh turn and tool budgets. Input guardrails run first
  * (parallel ones alongside the first model call) when the run starts with a model call on new
  * user input; output guardrails after decoding; a run a guardrail stopped fails at the
@@ -32,10 +34,16 @@ export async function executeRun<Deps, Output>(
   state: RunState<Deps>,
   step: Step = MODEL_STEP,
 ): Promise<Result<Output>> {
-  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, step);
-  const gate = await openInputGate(config, state, step.kind !== 'model');
+  let start: LoopStep;
+  if (step.kind === 'resolve') {
+    // Decisions first, then the prompt they were given with is the run's new input.
+    await resolveStep(config, state, step);
+    start = MODEL_STEP;
+  } else start = step;
+  if (config.guardrails === undefined) return decodeRounds(config, decoder, state, start);
+  const gate = await openInputGate(config, state, start.kind !== 'model');
   try {
-    return await decodeRounds(gate?.config ?? config, decoder, state, step);
+    return await decodeRounds(gate?.config ?? config, decoder, state, start);
   } catch (error) {
     throw atGuardrailStage(error);
   } finally {
@@ -47,7 +55,7 @@ async function decodeRounds<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunState<Deps>,
-  step: Step,
+  step: LoopStep,
 ): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
     const end: LoopEnd = await runLoop(config, state, round === 0 ? step : MODEL_STEP);

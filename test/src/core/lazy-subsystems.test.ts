@@ -8,14 +8,25 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The modules behind each lazy boundary, as src/core paths without extension. */
-const RUN_LOOP = ['engine/run', 'engine/loop', 'engine/model-turn', 'engine/tool-batch'];
+const RUN_LOOP = [
+  'engine/run',
+  'engine/loop',
+  'engine/model-turn',
+  'engine/tool-batch',
+  'engine/resolve',
+];
 const STREAMS = [
   'agent/stream',
   'engine/run-stream-feed',
   'engine/stream-events',
   'engine/partial-output',
 ];
-const DURABLE_RUNS = ['durable/durable-run', 'durable/recorder', 'durable/store-ops'];
+const DURABLE_RUNS = [
+  'agent/stored-run',
+  'durable/durable-run',
+  'durable/recorder',
+  'durable/store-ops',
+];
 const RESUME = ['engine/resume', 'agent/resume-stream'];
 const SUBSYSTEMS = [...RUN_LOOP, ...STREAMS, ...DURABLE_RUNS, ...RESUME];
 

@@ -1,0 +1,119 @@
+import type { Result } from '../engine/result';
+import { executeRun } from '../engine/run';
+import type { EngineConfig, RunSettings } from '../engine/run-config';
+import { RunState } from '../engine/run-state';
+import type { Step } from '../engine/step';
+import type { Message } from '../contract/message';
+import type { OutputDecoder } from '../output/decoder';
+import { planContinuation } from '../durable/continuation';
+import type { RunStore } from '../durable/port';
+import type { StoredRunOptions } from '../durable/durable-run';
+import {
+  attachClaim,
+  beginRun,
+  claimRun,
+  giveBackPaused,
+  openRun,
+  pausedAsIs,
+  settle,
+} from '../durable/durable-run';
+
+/**
+ * The doors of a stored run. Each builds the run's state and its step, lets the durable layer
+ * wrap checkpoints around the engine (`settle`), and enters the engine at that step; the durable
+ * layer never calls back into the agent. Loaded when a run first uses a store.
+ */
+
+/** What a stored run needs of its agent. Internal. */
+export interface StoredAgent<Deps, Output> {
+  /** The name stored with the run; a run stored by another agent is refused. */
+  readonly name: string;
+  readonly engine: EngineConfig<Deps>;
+  readonly decoder: OutputDecoder<Output>;
+}
+
+/** A run's state and the step it enters the engine at. Internal. */
+export interface PreparedRun<Deps> {
+  readonly state: RunState<Deps>;
+  readonly step: Step;
+}
+
+/**
+ * Starts a stored run: checks its options, loads its conversation, has `prepare` build the run's
+ * state from that history (the run-start pipeline), records the start, and runs it.
+ */
+export async function runStored<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  store: RunStore,
+  options: StoredRunOptions,
+  prepare: (history: readonly Message[]) => Promise<RunState<Deps>>,
+): Promise<Result<Output>> {
+  const opening = await openRun(store, options);
+  const state = await prepare(opening.history);
+  try {
+    const recorder = await beginRun(store, opening, agent.name, state);
+    return await settle(recorder, state, () => executeRun(agent.engine, agent.decoder, state));
+  } finally {
+    state.run.release();
+  }
+}
+
+/**
+ * Resolves a paused stored run's pending calls (from any process) and continues it: the run is
+ * taken, `prepare` matches the results to its pending calls (invalid results give the run back
+ * untouched) and builds the `resolve` step, which records every decision before any call runs.
+ */
+export async function resumeStored<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  store: RunStore,
+  runId: string,
+  owner: string | undefined,
+  prepare: (history: readonly Message[]) => Promise<PreparedRun<Deps>>,
+): Promise<Result<Output>> {
+  const claim = await claimRun(store, runId, { agent: agent.name, owner }, 'resume');
+  let prepared: PreparedRun<Deps>;
+  try {
+    prepared = await prepare(claim.record.messages);
+  } catch (error) {
+    return giveBackPaused(claim, error);
+  }
+  const { state, step } = prepared;
+  try {
+    attachClaim(state, claim);
+    return await settle(claim.recorder, state, () =>
+      executeRun(agent.engine, agent.decoder, state, step),
+    );
+  } finally {
+    state.run.release();
+  }
+}
+
+/**
+ * Continues an interrupted or failed stored run from its last checkpoint, at the step the
+ * checkpoint leaves off (`planContinuation`): completed calls are never run again, calls that
+ * never started run now, in-flight `idempotent` calls re-run, other in-flight calls pause the run
+ * for a decision. A paused run is returned as it is.
+ */
+export async function continueStored<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  store: RunStore,
+  runId: string,
+  owner: string | undefined,
+  settings: () => RunSettings<Deps>,
+): Promise<Result<Output>> {
+  const scope = { agent: agent.name, owner };
+  const paused = await pausedAsIs(store, runId, scope);
+  if (paused !== undefined) return paused;
+  const claim = await claimRun(store, runId, scope, 'continue');
+  const { record } = claim;
+  const state = new RunState(settings(), record.messages);
+  try {
+    attachClaim(state, claim);
+    const step = planContinuation(agent.engine, record.messages, record.inFlight, record.pending);
+    return await settle(claim.recorder, state, () =>
+      executeRun(agent.engine, agent.decoder, state, step),
+    );
+  } finally {
+    state.run.release();
+  }
+}

@@ -1,0 +1,20 @@
+import type { Message } from '../contract/message';
+import { repairHistory } from './repair';
+
+/**
+ * A request's messages (spec §4.1 step 5): `system` (the resolved instructions; `''` for none) as
+ * the one system message, the repaired history without its system messages, then `prompt` when
+ * there is one. Internal.
+ */
+export function assembleMessages(
+  system: string,
+  history: readonly Message[],
+  prompt: Message | undefined,
+): Message[] {
+  const messages: Message[] = [];
+  if (system !== '') messages.push({ role: 'system', content: system });
+  for (const message of repairHistory(history))
+    if (message.role !== 'system') messages.push(message);
+  if (prompt !== undefined) messages.push(prompt);
+  return messages;
+}
