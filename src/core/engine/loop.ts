@@ -1,8 +1,7 @@
 import { cancellationError } from '../errors/cancellation';
-import type { ToolCall } from '../contract/message';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
-import type { Message } from '../contract/message';
+import type { Message, ToolCall } from '../contract/message';
 import { emptyUsage } from '../contract/usage';
 import type { PendingToolCalls } from './deferred-types';
 import { TurnLimitError } from './errors';

@@ -22,11 +22,10 @@ import { findModelRetry, retryReason } from './tool-batch';
  * and decodes (spec §9). The first loop execution enters at `step` (a model call by default; a
  * stored run continued after a crash may enter at its cut-short batch or its committed final
  * turn, or a paused run at its calls' decisions); a decoder's `ModelRetry` within `outputRetries`
- * feeds the rejection back and starts a new
- * loop execution, at a model call, with fresh turn and tool budgets. Input guardrails run first
- * (parallel ones alongside the first model call) when the run starts with a model call on new
- * user input; output guardrails after decoding; a run a guardrail stopped fails at the
- * `guardrail` stage.
+ * feeds the rejection back and starts a new loop execution, at a model call, with fresh turn and
+ * tool budgets. Input guardrails run first (parallel ones alongside the first model call) when
+ * the run starts with a model call on new user input; output guardrails after decoding; a run a
+ * guardrail stopped fails at the `guardrail` stage.
  */
 export async function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
