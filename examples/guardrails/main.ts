@@ -49,7 +49,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   const agent = agentFromClass(new BankAgent(), {
     model,
     onEvent: (event) => {
-      if (event.kind === 'guardrail' && event.guardrail !== undefined) {
+      if (event.kind === 'guardrail') {
         const { name, phase, outcome, reason } = event.guardrail;
         log(`check ${name} (${phase}): ${outcome}${reason === undefined ? '' : ` — ${reason}`}`);
       }

@@ -101,7 +101,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     });
     const result = await agent.run('Exercise the server.', {
       observer: (event) => {
-        if (event.kind === 'tool_progress' && event.update?.kind === 'progress')
+        if (event.kind === 'tool_progress')
           log(`progress: ${event.update.progress}/${event.update.total ?? '?'}`);
       },
     });

@@ -60,7 +60,7 @@ async function stream(
         const e = event.event;
         if (e.kind === 'model_end' && e.message?.toolCalls !== undefined)
           for (const call of e.message.toolCalls) log(`  model asks for ${call.name} ${call.args}`);
-        if (e.kind === 'tool_end') log(`  tool ${e.toolName ?? ''} → ${e.result ?? ''}`);
+        if (e.kind === 'tool_end') log(`  tool ${e.toolName} → ${e.result ?? ''}`);
       } else if (event.type === 'queued') log(`  queued (${event.kind})`);
       else if (event.type === 'paused')
         for (const call of event.pending.approvals)

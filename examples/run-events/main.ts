@@ -6,22 +6,31 @@
 import { Agent, ModelHTTPError, ModelRetry, defineTool, describeError, type RunEvent } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
-/** One line per event: kind, turn and attempt, then what the kind carries. */
+/**
+ * One line per event: the kind, then what that kind carries — `switch (event.kind)` narrows the
+ * event to its kind's fields (model events have `turn` and `attempt`, tool events `turn` and the
+ * call, `output_rejected` the correction round in `attempt`).
+ */
 function describeEvent(event: RunEvent): string {
-  const head = `${event.kind} turn=${event.turn} attempt=${event.attempt}`;
   switch (event.kind) {
-    case 'model_end':
-      return event.error !== undefined
+    case 'model_start':
+      return `model_start turn=${event.turn} attempt=${event.attempt}`;
+    case 'model_end': {
+      const head = `model_end turn=${event.turn} attempt=${event.attempt}`;
+      return event.message === undefined
         ? `${head} error="${describeError(event.error)}"`
-        : `${head} usage=${event.usage?.inputTokens ?? 0}+${event.usage?.outputTokens ?? 0}`;
+        : `${head} usage=${event.usage.inputTokens}+${event.usage.outputTokens}`;
+    }
     case 'tool_start':
-      return `${head} ${event.toolName ?? ''}[${event.callId ?? ''}] args=${event.args ?? ''}`;
+      return `tool_start turn=${event.turn} ${event.toolName}[${event.callId}] args=${event.args}`;
     case 'tool_end':
-      return `${head} ${event.toolName ?? ''}[${event.callId ?? ''}] result=${JSON.stringify(event.result ?? '')}`;
+      return `tool_end turn=${event.turn} ${event.toolName}[${event.callId}] ${
+        event.result !== undefined ? `result=${JSON.stringify(event.result)}` : 'failed'
+      }`;
     case 'output_rejected':
-      return `${head} reason="${ModelRetry.is(event.error) ? event.error.reason : describeError(event.error)}"`;
+      return `output_rejected round=${event.attempt} reason="${ModelRetry.is(event.error) ? event.error.reason : describeError(event.error)}"`;
     default:
-      return head;
+      return event.kind;
   }
 }
 

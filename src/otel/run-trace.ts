@@ -1,6 +1,15 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { RunEvent } from '../core/engine/events';
+import type {
+  FallbackEvent,
+  GuardrailEvent,
+  ModelEndEvent,
+  ModelEndSucceeded,
+  ModelStartEvent,
+  OutputRejectedEvent,
+  RunEvent,
+  ToolResolvedEvent,
+} from '../core/engine/events';
 import type {
   RunOutcome,
   RunStartInfo,
@@ -25,6 +34,7 @@ import {
 } from './span-attributes';
 import { ToolSpans } from './tool-spans';
 import { recordToolUpdate } from './tool-updates';
+import { recordGuardrail, recordResolved } from './decision-events';
 import type { OpenSpan, TraceSettings } from './trace-settings';
 
 export type { TraceSettings } from './trace-settings';
@@ -37,7 +47,8 @@ interface ChatSpan extends OpenSpan {
 /**
  * One run as OpenTelemetry spans: `invoke_agent {agent}` (INTERNAL) joining the caller's context,
  * a `chat {model}` (CLIENT) child per provider attempt and an `execute_tool {tool}` (INTERNAL)
- * child per tool execution; fallbacks, output corrections, deferrals and pauses as span events.
+ * child per tool execution; fallbacks, output corrections, deferrals, resolutions on resume,
+ * guardrail decisions and pauses as span events.
  * Records the `gen_ai.client.*` histograms for every chat attempt.
  */
 export class OtelRunTrace implements RunTrace {
@@ -100,9 +111,15 @@ export class OtelRunTrace implements RunTrace {
       case 'output_rejected':
         this.outputRejected(event);
         return;
+      case 'tool_resolved':
+        this.toolResolved(event);
+        return;
       case 'tool_progress':
       case 'tool_log':
-        recordToolUpdate(this.tools.contextOf(event.callId ?? ''), event, this.settings);
+        recordToolUpdate(this.tools.contextOf(event.callId), event, this.settings);
+        return;
+      case 'guardrail':
+        this.guardrail(event);
         return;
     }
   }
@@ -120,7 +137,7 @@ export class OtelRunTrace implements RunTrace {
     span.end();
   }
 
-  private startChat(event: RunEvent): void {
+  private startChat(event: ModelStartEvent): void {
     this.chat?.span.end();
     const identity = event.model === this.info.model.name ? this.agentModel : identify(event.model);
     // Only the duration histogram reads the start time.
@@ -136,12 +153,12 @@ export class OtelRunTrace implements RunTrace {
     }
     const request = event.request;
     const attributes: Attributes = { ...this.settings.bases.chat(identity) };
-    if (request?.settings !== undefined) requestAttributes(request.settings, attributes);
+    if (request.settings !== undefined) requestAttributes(request.settings, attributes);
     attributes[ATTR.golemTurn] = event.turn;
     attributes[ATTR.golemAttempt] = event.attempt;
     if (this.info.conversation !== undefined)
       attributes[ATTR.conversationId] = this.info.conversation;
-    if (request?.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';
+    if (request.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';
     if (this.info.stream) attributes[ATTR.golemStream] = true;
     const span = this.settings.tracer.startSpan(
       `chat ${identity.model}`,
@@ -150,7 +167,7 @@ export class OtelRunTrace implements RunTrace {
     );
     this.chat = { span, context: trace.setSpan(this.run.context, span), started, identity };
     const content = this.settings.content;
-    if (content === undefined || request === undefined) return;
+    if (content === undefined) return;
     const input = captureInput(request.messages, content);
     if (input.system !== undefined) span.setAttribute(ATTR.systemInstructions, input.system);
     span.setAttribute(ATTR.inputMessages, input.messages);
@@ -162,7 +179,7 @@ export class OtelRunTrace implements RunTrace {
     }
   }
 
-  private fallback(event: RunEvent): void {
+  private fallback(event: FallbackEvent): void {
     const chat = this.chat;
     if (chat === undefined) return;
     const identity = identify(event.nextModel);
@@ -174,55 +191,69 @@ export class OtelRunTrace implements RunTrace {
       [ATTR.requestModel]: identity.model,
     });
     chat.span.addEvent(EVENT.fallback, {
-      [ATTR.golemFallbackFrom]: event.model ?? '',
-      [ATTR.golemFallbackTo]: event.nextModel ?? '',
+      [ATTR.golemFallbackFrom]: event.model,
+      [ATTR.golemFallbackTo]: event.nextModel,
       [ATTR.errorType]: errorType(event.error),
     });
   }
 
-  private endChat(event: RunEvent): void {
+  private endChat(event: ModelEndEvent): void {
     const chat = this.chat;
     if (chat === undefined) return;
     this.chat = undefined;
     const { span, identity } = chat;
     const instruments = this.settings.instruments;
     let failure: string | undefined;
-    if (event.error !== undefined) {
+    let responseModel: string | undefined;
+    if (event.message === undefined) {
       if (this.recording) failure = recordFailure(span, event.error, this.settings.secrets);
       else if (instruments !== undefined) failure = errorType(event.error);
-    } else this.chatSucceeded(span, event);
+    } else {
+      this.chatSucceeded(span, event);
+      responseModel = event.responseModel;
+    }
     span.end();
     if (instruments === undefined) return;
-    const attributes = this.settings.bases.chatMetrics(identity, event.responseModel);
+    const attributes = this.settings.bases.chatMetrics(identity, responseModel);
     recordChat(instruments, attributes, chat.started, failure, event.usage);
   }
 
-  private chatSucceeded(span: Span, event: RunEvent): void {
+  private chatSucceeded(span: Span, event: ModelEndSucceeded): void {
     const summary = this.summary;
-    if (event.usage !== undefined)
-      summary.usage = addUsage(summary.usage ?? emptyUsage(), event.usage);
+    summary.usage = addUsage(summary.usage ?? emptyUsage(), event.usage);
     if (event.cost !== undefined) summary.cost = addCost(summary.cost, event.cost);
     if (event.responseModel !== undefined) summary.responseModel = event.responseModel;
-    if (event.message !== undefined)
-      summary.lastAnswer = { message: event.message, finishReason: event.finishReason };
+    summary.lastAnswer = { message: event.message, finishReason: event.finishReason };
     if (!this.recording) return;
     const attributes: Attributes = {};
     if (event.responseId !== undefined) attributes[ATTR.responseId] = event.responseId;
     if (event.responseModel !== undefined) attributes[ATTR.responseModel] = event.responseModel;
     if (event.finishReason !== undefined)
       attributes[ATTR.responseFinishReasons] = [event.finishReason];
-    if (event.usage !== undefined) usageAttributes(event.usage, attributes);
+    usageAttributes(event.usage, attributes);
     if (event.cost !== undefined) costAttributes(event.cost, attributes);
     span.setAttributes(attributes);
     const content = this.settings.content;
-    if (content !== undefined && event.message !== undefined)
+    if (content !== undefined)
       span.setAttribute(
         ATTR.outputMessages,
         captureOutput(event.message, event.finishReason, content),
       );
   }
 
-  private outputRejected(event: RunEvent): void {
+  private toolResolved(event: ToolResolvedEvent): void {
+    if (this.recording) recordResolved(this.run.span, event, this.settings);
+  }
+
+  /** On the call's `execute_tool` span for a tool phase (while it is open), else on `invoke_agent`. */
+  private guardrail(event: GuardrailEvent): void {
+    if (!this.recording) return;
+    const tool = event.callId === undefined ? undefined : this.tools.contextOf(event.callId);
+    const span = (tool === undefined ? undefined : trace.getSpan(tool)) ?? this.run.span;
+    recordGuardrail(span, event, this.settings);
+  }
+
+  private outputRejected(event: OutputRejectedEvent): void {
     if (!this.recording) return;
     const attributes: Attributes = {
       [ATTR.golemRound]: event.attempt,

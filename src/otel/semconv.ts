@@ -60,6 +60,11 @@ export const ATTR = Object.freeze({
   golemLogLevel: 'golem.tool.log.level',
   golemLogLogger: 'golem.tool.log.logger',
   golemLogData: 'golem.tool.log.data',
+  golemResolution: 'golem.tool.resolution',
+  golemGuardrailName: 'golem.guardrail.name',
+  golemGuardrailPhase: 'golem.guardrail.phase',
+  golemGuardrailOutcome: 'golem.guardrail.outcome',
+  golemGuardrailReason: 'golem.guardrail.reason',
 });
 
 /** Span event names golem adds (no convention exists for them). */
@@ -70,6 +75,8 @@ export const EVENT = Object.freeze({
   paused: 'golem.run.paused',
   toolProgress: 'golem.tool.progress',
   toolLog: 'golem.tool.log',
+  toolResolved: 'golem.tool.resolved',
+  guardrail: 'golem.guardrail',
 });
 
 /** The metrics of the convention, with its recommended bucket boundaries. */

@@ -1,6 +1,6 @@
 import type { Attributes, Context } from '@opentelemetry/api';
 import { SpanKind, trace } from '@opentelemetry/api';
-import type { RunEvent } from '../core/engine/events';
+import type { DeferredEvent, ToolEndEvent, ToolStartEvent } from '../core/engine/events';
 import type { ToolSpec } from '../core/contract/request';
 import { captureText } from './content';
 import { ATTR, EVENT } from './semconv';
@@ -23,14 +23,13 @@ export class ToolSpans {
   }
 
   /** `tool_start`: opens the call's span (arguments captured when content capture is on). */
-  start(event: RunEvent): void {
-    if (event.callId === undefined) return;
-    const name = event.toolName ?? '';
+  start(event: ToolStartEvent): void {
+    const name = event.toolName;
     const attributes: Attributes = { ...this.settings.bases.tool(this.specs, name) };
     attributes[ATTR.toolCallId] = event.callId;
     attributes[ATTR.golemTurn] = event.turn;
     const content = this.settings.content;
-    if (content !== undefined && event.args !== undefined)
+    if (content !== undefined)
       attributes[ATTR.toolCallArguments] = captureText(event.args, content);
     const span = this.settings.tracer.startSpan(
       `execute_tool ${name}`,
@@ -41,8 +40,7 @@ export class ToolSpans {
   }
 
   /** `tool_end` or `deferred`: the result, the failure or the deferral, then the end. */
-  end(event: RunEvent): void {
-    if (event.callId === undefined) return;
+  end(event: ToolEndEvent | DeferredEvent): void {
     const open = this.open.get(event.callId);
     if (open === undefined) return;
     this.open.delete(event.callId);
@@ -50,8 +48,9 @@ export class ToolSpans {
     if (event.kind === 'deferred') {
       span.setAttribute(ATTR.golemDeferred, true);
       span.addEvent(EVENT.deferred);
-    } else if (event.error !== undefined) recordFailure(span, event.error, this.settings.secrets);
-    else if (this.settings.content !== undefined && event.result !== undefined)
+    } else if (typeof event.result !== 'string')
+      recordFailure(span, event.error, this.settings.secrets);
+    else if (this.settings.content !== undefined)
       span.setAttribute(ATTR.toolCallResult, captureText(event.result, this.settings.content));
     span.end();
   }

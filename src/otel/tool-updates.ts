@@ -1,6 +1,6 @@
 import type { Attributes, Context } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
-import type { RunEvent } from '../core/engine/events';
+import type { ToolLogEvent, ToolProgressEvent } from '../core/engine/events';
 import { captureText } from './content';
 import { scrub } from './redaction';
 import { ATTR, EVENT } from './semconv';
@@ -19,12 +19,12 @@ const MAX_LABEL = 64;
  */
 export function recordToolUpdate(
   context: Context | undefined,
-  event: RunEvent,
+  event: ToolProgressEvent | ToolLogEvent,
   settings: TraceSettings,
 ): void {
   const span = context === undefined ? undefined : trace.getSpan(context);
   const update = event.update;
-  if (span === undefined || update === undefined || !span.isRecording()) return;
+  if (span === undefined || !span.isRecording()) return;
   const content = settings.content;
   const attributes: Attributes = {};
   if (update.kind === 'progress') {

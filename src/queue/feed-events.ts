@@ -1,33 +1,38 @@
 import type { PendingToolCalls } from '../core/engine/deferred-types';
-import type { RunEvent, RunEventKind } from '../core/engine/events';
+import type { RunEvent } from '../core/engine/events';
 import type { Delta } from '../core/contract/delta';
 import { describeError } from '../core/kit/error-base';
 import type { JsonValue } from '../core/kit/json';
-import type { Message } from '../core/contract/message';
 import type { Usage } from '../core/contract/usage';
+import type { ToolUpdate } from '../core/tool/context';
 import type { RunJobKind } from './job';
 
-/** A run event as the feed carries it: JSON, without the request (large) and with errors as text. */
-export interface FeedRunEvent {
-  kind: RunEventKind;
-  turn: number;
-  attempt: number;
-  callId?: string;
-  toolName?: string;
-  args?: string;
-  result?: string;
-  /** `tool_resolved`: how a resumed run resolved the call without running it. */
-  resolution?: 'denied' | 'external';
-  usage?: Usage;
-  /** Why an attempt, a call or an output failed, as `describeError` renders it. */
-  error?: string;
-  model?: string;
-  finishReason?: string;
-  /** `model_end`: the assistant message. */
-  message?: Message;
-  /** `tool_progress`, `tool_log`: what the tool reported. */
-  update?: JsonValue;
-}
+/**
+ * A {@link RunEvent} as the feed carries it: its JSON form, the same union on `kind` with the same
+ * fields, except `request` (large, left out), `error` (the text `describeError` renders) and a
+ * `tool_log` update's `data` (as JSON).
+ */
+export type FeedRunEvent = RunEvent extends infer E
+  ? E extends RunEvent
+    ? {
+        [K in keyof E as K extends 'request' ? never : K]: K extends 'error'
+          ? E[K] extends undefined
+            ? undefined
+            : string
+          : K extends 'update'
+            ? E[K] extends { kind: 'log' }
+              ? FeedLogUpdate
+              : E[K]
+            : E[K];
+      }
+    : never
+  : never;
+
+/**
+ * A tool's log line as JSON: its `data` a JSON value.
+ * @inline
+ */
+type FeedLogUpdate = Omit<Extract<ToolUpdate, { kind: 'log' }>, 'data'> & { data: JsonValue };
 
 /** Why a run failed, as the feed reports it. */
 export interface FeedFailure {
@@ -106,19 +111,21 @@ export function jsonOf(value: unknown): JsonValue {
   }
 }
 
-/** A {@link RunEvent} for the feed. */
+/**
+ * A {@link RunEvent} for the feed: its fields copied (the assistant message as it is, a tool's
+ * update as JSON), except `request`; the error as its description, never the error object.
+ */
 export function feedRunEvent(event: RunEvent): FeedRunEvent {
-  const out: FeedRunEvent = { kind: event.kind, turn: event.turn, attempt: event.attempt };
-  if (event.callId !== undefined) out.callId = event.callId;
-  if (event.toolName !== undefined) out.toolName = event.toolName;
-  if (event.args !== undefined) out.args = event.args;
-  if (event.result !== undefined) out.result = event.result;
-  if (event.resolution !== undefined) out.resolution = event.resolution;
-  if (event.usage !== undefined) out.usage = event.usage;
-  if (event.error !== undefined) out.error = describeError(event.error);
-  if (event.model !== undefined) out.model = event.model;
-  if (event.finishReason !== undefined) out.finishReason = event.finishReason;
-  if (event.message !== undefined) out.message = event.message;
-  if (event.update !== undefined) out.update = jsonOf(event.update);
-  return out;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (key === 'error') out.error = describeError(value);
+    else if (key === 'update') out.update = feedUpdate(value as ToolUpdate);
+    else if (key !== 'request' && value !== undefined) out[key] = value;
+  }
+  return out as FeedRunEvent;
+}
+
+/** An update as JSON; a log line whose data is not representable keeps its level, data `null`. */
+function feedUpdate(update: ToolUpdate): JsonValue {
+  return jsonOf(update) ?? jsonOf({ ...update, data: null });
 }

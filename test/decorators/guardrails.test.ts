@@ -100,7 +100,7 @@ describe('@Guardrail methods', () => {
     ]);
     const checks = events
       .filter((e) => e.kind === 'guardrail')
-      .map((e) => `${e.guardrail?.name}:${e.guardrail?.outcome}`);
+      .map((e) => `${e.guardrail.name}:${e.guardrail.outcome}`);
     expect(checks).toEqual([
       'declared:pass',
       'noCardNumbers:rewrite',

@@ -15,6 +15,7 @@ export interface CheckSite {
   readonly retry: boolean;
   readonly rewrite: boolean;
   readonly call?: { readonly toolName: string; readonly callId: string } | undefined;
+  /** The call's turn; on the event of tool phases only (with `call`). */
   readonly turn: number;
 }
 
@@ -100,18 +101,24 @@ function emitCheck<Deps>(
   reason: string | undefined,
 ): void {
   if (!state.observed) return;
-  state.emit({
-    kind: 'guardrail',
-    turn: site.turn,
-    attempt: 0,
-    guardrail: {
-      name: site.name,
-      phase: site.phase,
-      outcome,
-      ...(reason !== undefined && { reason }),
-    },
-    ...(site.call !== undefined && { callId: site.call.callId, toolName: site.call.toolName }),
-  });
+  const guardrail = {
+    name: site.name,
+    phase: site.phase,
+    outcome,
+    ...(reason !== undefined && { reason }),
+  };
+  const call = site.call;
+  state.emit(
+    call === undefined
+      ? { kind: 'guardrail', guardrail }
+      : {
+          kind: 'guardrail',
+          turn: site.turn,
+          callId: call.callId,
+          toolName: call.toolName,
+          guardrail,
+        },
+  );
 }
 
 /** The context a check gets. Internal. */

@@ -2,7 +2,7 @@ import type { Cost } from '../contract/cost';
 import type { GenerateOptions } from '../contract/model';
 import { modelRef } from '../contract/model-name';
 import type { ModelResponse } from '../contract/response';
-import type { RunEvent } from './events';
+import type { ModelEndSucceeded } from './events';
 import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 
@@ -87,8 +87,8 @@ export function endEvent(
   model: string | undefined,
   response: ModelResponse,
   cost: Cost | undefined,
-): RunEvent {
-  const event: RunEvent = {
+): ModelEndSucceeded {
+  const event: ModelEndSucceeded = {
     kind: 'model_end',
     turn,
     attempt,

@@ -132,7 +132,6 @@ function emitResolved<Deps>(
   state.emit({
     kind: 'tool_resolved',
     turn: 0,
-    attempt: 0,
     callId,
     toolName,
     args,

@@ -78,8 +78,7 @@ async function decodeRounds<Deps, Output>(
           round > 0 ? new AttemptsExhaustedError('output', round + 1, error) : error,
         );
       }
-      if (state.observed)
-        state.emit({ kind: 'output_rejected', turn: 0, attempt: round + 1, error: retry });
+      if (state.observed) state.emit({ kind: 'output_rejected', attempt: round + 1, error: retry });
       state.messages.push(
         rejection(end.kind === 'output' ? end.call : undefined, retryReason(retry)),
       );

@@ -1,7 +1,7 @@
 import type { Delta, ToolCallDelta } from '../contract/delta';
 import type { ToolCall } from '../contract/message';
 import type { RunError } from './errors';
-import type { RunEvent } from './events';
+import type { ModelEndSucceeded, RunEvent } from './events';
 import type { Result } from './result';
 import type { RunStreamEvent, TurnEndEvent } from './stream-event-types';
 
@@ -84,35 +84,20 @@ export class StreamEventBuilder<Output> {
         }
         this.endTurn(event, out);
         return;
-      case 'tool_end':
+      case 'tool_end': {
+        const { turn, callId, toolName } = event;
         out.push(
           typeof event.result === 'string'
-            ? {
-                type: 'tool-result',
-                turn: event.turn,
-                callId: event.callId ?? '',
-                toolName: event.toolName ?? '',
-                result: event.result,
-              }
-            : {
-                type: 'tool-error',
-                turn: event.turn,
-                callId: event.callId ?? '',
-                toolName: event.toolName ?? '',
-                error: event.error,
-              },
+            ? { type: 'tool-result', turn, callId, toolName, result: event.result }
+            : { type: 'tool-error', turn, callId, toolName, error: event.error },
         );
         return;
-      case 'tool_resolved':
-        out.push({
-          type: 'tool-result',
-          turn: event.turn,
-          callId: event.callId ?? '',
-          toolName: event.toolName ?? '',
-          result: event.result ?? '',
-          ...(event.resolution === undefined ? {} : { resolution: event.resolution }),
-        });
+      }
+      case 'tool_resolved': {
+        const { turn, callId, toolName, result, resolution } = event;
+        out.push({ type: 'tool-result', turn, callId, toolName, result, resolution });
         return;
+      }
       case 'output_rejected':
         out.push({ type: 'correction', turn: this.turn, round: event.attempt, error: event.error });
         return;
@@ -180,8 +165,8 @@ export class StreamEventBuilder<Output> {
   }
 
   /** Closes the turn's calls (streamed or not) with the committed arguments, then `turn-end`. */
-  private endTurn(event: RunEvent, out: EventSink<Output>): void {
-    const message = event.message as NonNullable<RunEvent['message']>;
+  private endTurn(event: ModelEndSucceeded, out: EventSink<Output>): void {
+    const message = event.message;
     const turn = this.turn;
     const finals: readonly ToolCall[] = message.toolCalls ?? [];
     for (const final of finals) {
@@ -207,8 +192,8 @@ export class StreamEventBuilder<Output> {
       turn,
       attempt: event.attempt,
       message,
+      usage: event.usage,
     };
-    if (event.usage !== undefined) end.usage = event.usage;
     if (event.finishReason !== undefined) end.finishReason = event.finishReason;
     out.push(end);
   }

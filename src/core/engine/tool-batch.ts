@@ -261,7 +261,7 @@ export function effectiveTimeout<Deps>(config: EngineConfig<Deps>, tool: Tool<De
 }
 
 function eventBase(turn: number, call: ToolCall) {
-  return { turn, attempt: 0, callId: call.id, toolName: call.name, args: call.args };
+  return { turn, callId: call.id, toolName: call.name, args: call.args };
 }
 
 /** Emits `tool_start` for `call` (built only when the run is observed). */

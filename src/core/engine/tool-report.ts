@@ -14,14 +14,12 @@ export function toolReporter<Deps>(
   if (!state.observed) return undefined;
   return (update) => {
     try {
-      state.emit({
-        kind: update.kind === 'progress' ? 'tool_progress' : 'tool_log',
-        turn,
-        attempt: 0,
-        callId: call.id,
-        toolName: call.name,
-        update: { ...update },
-      });
+      const at = { turn, callId: call.id, toolName: call.name };
+      state.emit(
+        update.kind === 'progress'
+          ? { kind: 'tool_progress', ...at, update: { ...update } }
+          : { kind: 'tool_log', ...at, update: { ...update } },
+      );
     } catch {
       // A report is advisory: it never affects the tool or the run.
     }

@@ -10,6 +10,7 @@ import {
   type RunObserver,
 } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
+import { brief, eventOf } from '../../../support/run-events';
 
 // Spec §16 (run events and observers) with decision D8: observer exceptions are swallowed.
 
@@ -22,9 +23,6 @@ async function runFailure(promise: Promise<unknown>): Promise<RunError> {
   }
   throw new Error('expected the run to fail with a RunError');
 }
-
-const brief = (e: RunEvent): string =>
-  `${e.kind} t${e.turn} a${e.attempt}${e.callId === undefined ? '' : ` ${e.callId}`}`;
 
 const answer = defineTool({
   name: 'answer',
@@ -77,7 +75,6 @@ describe('run events (spec §16)', () => {
       {
         kind: 'tool_start',
         turn: 0,
-        attempt: 0,
         callId: 'c1',
         toolName: 'answer',
         args: '{"q":"life"}',
@@ -85,7 +82,6 @@ describe('run events (spec §16)', () => {
       {
         kind: 'tool_end',
         turn: 0,
-        attempt: 0,
         callId: 'c1',
         toolName: 'answer',
         args: '{"q":"life"}',
@@ -108,8 +104,11 @@ describe('run events (spec §16)', () => {
         finishReason: 'stop',
       },
     ]);
-    expect(events[0]?.request?.messages.at(-1)).toEqual({ role: 'user', content: 'go' });
-    expect(events[3]?.error).toBeUndefined();
+    expect(eventOf(events[0], 'model_start').request.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'go',
+    });
+    expect(eventOf(events[3], 'tool_end').error).toBeUndefined();
   });
 
   test('EV-2 a retried attempt emits a model_start/model_end pair per attempt; the failed one carries the error', async () => {
@@ -135,10 +134,13 @@ describe('run events (spec §16)', () => {
       'model_start t0 a2',
       'model_end t0 a2',
     ]);
-    expect([...errorChain(events[1]?.error)]).toContain(sentinel);
-    expect(events[1]?.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
-    expect(events[3]?.error).toBeUndefined();
-    expect(events[3]?.usage).toEqual({ inputTokens: 1, outputTokens: 1 });
+    const failed = eventOf(events[1], 'model_end');
+    expect([...errorChain(failed.error)]).toContain(sentinel);
+    expect(failed.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect('message' in failed).toBe(false);
+    const answered = eventOf(events[3], 'model_end');
+    expect('error' in answered).toBe(false);
+    expect(answered.usage).toEqual({ inputTokens: 1, outputTokens: 1 });
   });
 
   test('EV-3 a tool rejection under budget is reported by tool_end carrying the ModelRetry', async () => {
@@ -173,7 +175,6 @@ describe('run events (spec §16)', () => {
     expect(ends[1]).toEqual({
       kind: 'tool_end',
       turn: 1,
-      attempt: 0,
       callId: 'call-2',
       toolName: 'roll',
       args: '{"n":4}',
@@ -204,15 +205,15 @@ describe('run events (spec §16)', () => {
     expect(events.map(brief)).toEqual([
       'model_start t0 a1',
       'model_end t0 a1',
-      'tool_start t0 a0 c1',
-      'tool_start t0 a0 c2',
-      'tool_end t0 a0 c1',
-      'tool_end t0 a0 c2',
+      'tool_start t0 c1',
+      'tool_start t0 c2',
+      'tool_end t0 c1',
+      'tool_end t0 c2',
       'model_start t1 a1',
       'model_end t1 a1',
     ]);
-    expect(events[4]?.result).toBe('left done');
-    expect(events[5]?.result).toBe('right done');
+    expect(eventOf(events[4], 'tool_end').result).toBe('left done');
+    expect(eventOf(events[5], 'tool_end').result).toBe('right done');
   });
 
   test('EV-5 an output correction emits output_rejected (round 1, the ModelRetry) and restarts turns at 0', async () => {
@@ -237,12 +238,12 @@ describe('run events (spec §16)', () => {
     expect(events.map(brief)).toEqual([
       'model_start t0 a1',
       'model_end t0 a1',
-      'output_rejected t0 a1',
+      'output_rejected a1',
       'model_start t0 a1',
       'model_end t0 a1',
     ]);
-    expect(events[2]).toEqual({ kind: 'output_rejected', turn: 0, attempt: 1, error: rejection });
-    expect((events[2]?.error as ModelRetry).reason).toBe('say a number');
+    expect(events[2]).toEqual({ kind: 'output_rejected', attempt: 1, error: rejection });
+    expect((eventOf(events[2], 'output_rejected').error as ModelRetry).reason).toBe('say a number');
   });
 
   test('EV-6 a streaming run emits model_start t0 a1 and model_end t0 a1 with usage 1/1', async () => {
@@ -347,12 +348,12 @@ describe('observers (spec §16)', () => {
     expect(streamed).toEqual([
       'model_start t0 a1',
       'model_end t0 a1',
-      'tool_start t0 a0 call-1',
-      'deferred t0 a0 call-1',
+      'tool_start t0 call-1',
+      'deferred t0 call-1',
     ]);
     expect(resumed).toEqual([
-      'tool_start t0 a0 call-1',
-      'tool_end t0 a0 call-1',
+      'tool_start t0 call-1',
+      'tool_end t0 call-1',
       'model_start t0 a1',
       'model_end t0 a1',
     ]);
@@ -389,7 +390,6 @@ describe('observers (spec §16)', () => {
     expect(events[3]).toEqual({
       kind: 'deferred',
       turn: 0,
-      attempt: 0,
       callId: 'call-1',
       toolName: 'gated',
       args: '{"x":1}',

@@ -14,6 +14,7 @@ import {
 } from 'golem';
 import { FunctionModel, ScriptedModel, StreamFunctionModel, textResponse } from 'golem/testing';
 import { FallbackExhaustedError } from '../../../support/internal-errors';
+import { brief, eventOf } from '../../../support/run-events';
 
 function http(status: number, provider = 'primary'): ModelHTTPError {
   return new ModelHTTPError({ status, provider, message: `status ${status}` });
@@ -279,14 +280,11 @@ describe('§11.3 FallbackModel inside an agent', () => {
     expect(result.output).toBe('from backup');
     expect(result.requests).toBe(1);
     // One pair per call; the move to the next member is its own `fallback` event inside it.
-    expect(events.map((e) => [e.kind, e.turn, e.attempt])).toEqual([
-      ['model_start', 0, 1],
-      ['fallback', 0, 1],
-      ['model_end', 0, 1],
-    ]);
+    expect(events.map(brief)).toEqual(['model_start t0 a1', 'fallback t0 a1', 'model_end t0 a1']);
     expect(events[1]).toMatchObject({ model: 'scripted', nextModel: 'scripted' });
-    expect(events[2]?.error).toBeUndefined();
-    expect(events[2]?.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
+    const end = eventOf(events[2], 'model_end');
+    expect(end.error).toBeUndefined();
+    expect(end.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
   });
 
   test('FB a retryable exhausted chain is retried by the agent from the primary', async () => {
@@ -306,14 +304,14 @@ describe('§11.3 FallbackModel inside an agent', () => {
     expect(result.output).toBe('primary again');
     expect(primary.calls).toBe(2);
     expect(backup.calls).toBe(1);
-    expect(events.map((e) => [e.kind, e.attempt])).toEqual([
-      ['model_start', 1],
-      ['fallback', 1],
-      ['model_end', 1],
-      ['model_start', 2],
-      ['model_end', 2],
+    expect(events.map(brief)).toEqual([
+      'model_start t0 a1',
+      'fallback t0 a1',
+      'model_end t0 a1',
+      'model_start t0 a2',
+      'model_end t0 a2',
     ]);
-    expect(FallbackExhaustedError.is(events[2]?.error)).toBe(true);
+    expect(FallbackExhaustedError.is(eventOf(events[2], 'model_end').error)).toBe(true);
   });
 
   test('FB a streaming agent run over a fallback chain forwards only the answering member fragments with one event pair', async () => {

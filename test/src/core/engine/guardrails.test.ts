@@ -432,7 +432,7 @@ describe('guardrails: events and configuration', () => {
     expect(
       events.map((e) =>
         e.kind === 'guardrail'
-          ? `${e.guardrail?.name}:${e.guardrail?.phase}:${e.guardrail?.outcome}`
+          ? `${e.guardrail.name}:${e.guardrail.phase}:${e.guardrail.outcome}`
           : e.kind,
       ),
     ).toEqual([
@@ -447,7 +447,9 @@ describe('guardrails: events and configuration', () => {
       'model_end',
       'out:output:rewrite',
     ]);
-    expect(events.find((e) => e.guardrail?.phase === 'tool_input')).toMatchObject({
+    expect(
+      events.find((e) => e.kind === 'guardrail' && e.guardrail.phase === 'tool_input'),
+    ).toMatchObject({
       callId: 't',
       toolName: 'noop',
     });

@@ -10,6 +10,7 @@ import {
 } from 'golem';
 import { ScriptedModel, textResponse } from 'golem/testing';
 import { AttemptsExhaustedError } from '../../../support/internal-errors';
+import { brief, eventOf } from '../../../support/run-events';
 
 /** Accepts only the content `exact`; rejects anything else with a ModelRetry naming it. */
 const exactOnly: OutputDecoder<string> = (response: ModelResponse) => {
@@ -60,7 +61,7 @@ describe('§9 output self-correction', () => {
     expect(result.requests).toBe(2);
   });
 
-  test('OR-1 a correction round emits output_rejected with turn 0, attempt 1 and the ModelRetry; turns restart at 0', async () => {
+  test('OR-1 a correction round emits output_rejected with attempt 1 (the round) and the ModelRetry; turns restart at 0', async () => {
     const model = new ScriptedModel([textResponse('almost'), textResponse('exact')]);
     const events: RunEvent[] = [];
     const agent = new Agent({
@@ -72,14 +73,14 @@ describe('§9 output self-correction', () => {
 
     await agent.run('Say exact');
 
-    expect(events.map((e) => [e.kind, e.turn, e.attempt])).toEqual([
-      ['model_start', 0, 1],
-      ['model_end', 0, 1],
-      ['output_rejected', 0, 1],
-      ['model_start', 0, 1],
-      ['model_end', 0, 1],
+    expect(events.map(brief)).toEqual([
+      'model_start t0 a1',
+      'model_end t0 a1',
+      'output_rejected a1',
+      'model_start t0 a1',
+      'model_end t0 a1',
     ]);
-    const rejected = events[2]?.error;
+    const rejected = eventOf(events[2], 'output_rejected').error;
     expect(ModelRetry.is(rejected)).toBe(true);
     expect((rejected as ModelRetry).reason).toBe('want exact, got almost');
   });

@@ -196,7 +196,9 @@ describe('parallel tool execution (spec §14)', () => {
       tools: [c1, c2],
       parallelToolCalls: true,
       onEvent: (e) =>
-        events.push(`${e.kind} t${e.turn}${e.callId === undefined ? '' : ` ${e.callId}`}`),
+        events.push(
+          `${e.kind} t${'turn' in e ? e.turn : ''}${'callId' in e ? ` ${e.callId}` : ''}`,
+        ),
     });
 
     await agent.run('go');

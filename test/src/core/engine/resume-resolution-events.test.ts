@@ -130,11 +130,10 @@ describe('resume: resolution events', () => {
 
     const resumed = await agent.resume(result.messages, RESOLUTIONS);
 
-    expect(events.filter((e) => e.callId !== undefined)).toEqual([
+    expect(events.filter((e) => 'callId' in e)).toEqual([
       {
         kind: 'tool_resolved',
         turn: 0,
-        attempt: 0,
         callId: 'r1',
         toolName: 'fetch_report',
         args: '{}',
@@ -144,7 +143,6 @@ describe('resume: resolution events', () => {
       {
         kind: 'tool_start',
         turn: 0,
-        attempt: 0,
         callId: 'p1',
         toolName: 'pay',
         args: '{"amount":5}',
@@ -152,7 +150,6 @@ describe('resume: resolution events', () => {
       {
         kind: 'tool_end',
         turn: 0,
-        attempt: 0,
         callId: 'p1',
         toolName: 'pay',
         args: '{"amount":5}',
@@ -161,7 +158,6 @@ describe('resume: resolution events', () => {
       {
         kind: 'tool_resolved',
         turn: 0,
-        attempt: 0,
         callId: 'p2',
         toolName: 'pay',
         args: '{"amount":900}',

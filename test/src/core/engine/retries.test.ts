@@ -16,6 +16,7 @@ import {
 import { cancellationError } from '../../../../src/core/errors/cancellation';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { AttemptsExhaustedError } from '../../../support/internal-errors';
+import { brief, eventOf } from '../../../support/run-events';
 
 function http(
   status: number,
@@ -317,15 +318,15 @@ describe('§11.2 retry loop', () => {
 
     await agent.run('Hi');
 
-    expect(events.map((e) => [e.kind, e.turn, e.attempt])).toEqual([
-      ['model_start', 0, 1],
-      ['model_end', 0, 1],
-      ['model_start', 0, 2],
-      ['model_end', 0, 2],
+    expect(events.map(brief)).toEqual([
+      'model_start t0 a1',
+      'model_end t0 a1',
+      'model_start t0 a2',
+      'model_end t0 a2',
     ]);
-    expect(events[1]?.error).toBe(sentinel);
-    expect(events[3]?.error).toBeUndefined();
-    expect(events[3]?.usage).toEqual({ inputTokens: 2, outputTokens: 1 });
+    expect(eventOf(events[1], 'model_end').error).toBe(sentinel);
+    expect(eventOf(events[3], 'model_end').error).toBeUndefined();
+    expect(eventOf(events[3], 'model_end').usage).toEqual({ inputTokens: 2, outputTokens: 1 });
   });
 
   test.each([

@@ -109,7 +109,9 @@ describe('§10 tool self-correction', () => {
     );
     expect(result.messages[2]).toEqual(fedBack);
     expect(result.messages[4]).toEqual(toolResult('call-2', 'roll', 'rolled 4'));
-    const rejectedEnd = events.find((e) => e.kind === 'tool_end' && e.callId === 'call-1');
+    const rejectedEnd = events
+      .filter((e) => e.kind === 'tool_end')
+      .find((e) => e.callId === 'call-1');
     expect(ModelRetry.is(rejectedEnd?.error)).toBe(true);
     expect(result.toolCalls).toBe(2);
   });

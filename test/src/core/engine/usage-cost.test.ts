@@ -89,7 +89,7 @@ describe('cost', () => {
       unpriced: 0,
     });
     const ends = events.filter((e) => e.kind === 'model_end');
-    expect(ends.map((e) => e.cost?.total)).toEqual([
+    expect(ends.map((e) => (e.message === undefined ? undefined : e.cost?.total))).toEqual([
       first.input + first.output,
       second.input + second.output,
     ]);

@@ -121,8 +121,9 @@ describe.each(keys)('a key with %s', (_, key) => {
     const events: RunEvent[] = [];
     const agent = new Agent({ model: modelWith(key), onEvent: (event) => events.push(event) });
     const error = await failure(agent.run('hi'));
-    expect(events.some((event) => event.error !== undefined)).toBe(true);
-    for (const event of events) expectNoKey(event.error, key);
+    const errors = events.flatMap((event) => ('error' in event ? [event.error] : []));
+    expect(errors.some((error) => error !== undefined)).toBe(true);
+    for (const error of errors) expectNoKey(error, key);
     expect(JSON.stringify(events)).not.toContain(sent);
     expectNoKey(error, key);
   });

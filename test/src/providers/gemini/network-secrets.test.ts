@@ -120,8 +120,9 @@ describe.each([
       onEvent: (event) => events.push(event),
     });
     const error = await rejection(agent.run('hi'));
-    expect(events.some((event) => event.error !== undefined)).toBe(true);
-    for (const event of events) expectNo(event.error, key);
+    const errors = events.flatMap((event) => ('error' in event ? [event.error] : []));
+    expect(errors.some((error) => error !== undefined)).toBe(true);
+    for (const error of errors) expectNo(error, key);
     expect(JSON.stringify(events)).not.toContain(sent);
     expectNo(error, key);
   });
