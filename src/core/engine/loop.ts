@@ -79,20 +79,27 @@ async function batchStep<Deps>(
   waiting: PendingToolCalls,
   corrections: Map<string, number>,
 ): Promise<LoopEnd | undefined> {
-  const pending: PendingToolCalls = { approvals: [], external: [] };
+  // No allocation in the common case (nothing waits): the batch's own `pending` is used as is.
+  let pending = waiting;
   if (calls.length > 0) {
     const batch = await runBatch(config, state, turn, calls, corrections);
     state.messages.push(...batch.messages);
-    pending.approvals.push(...batch.pending.approvals);
-    pending.external.push(...batch.pending.external);
+    pending = waits(waiting)
+      ? {
+          approvals: [...batch.pending.approvals, ...waiting.approvals],
+          external: [...batch.pending.external, ...waiting.external],
+        }
+      : batch.pending;
   }
-  pending.approvals.push(...waiting.approvals);
-  pending.external.push(...waiting.external);
-  const pausing = pending.approvals.length > 0 || pending.external.length > 0;
+  const pausing = waits(pending);
   if (state.checkpoints !== undefined)
     await state.checkpoints.commit(state, pausing ? pending : undefined);
   checkUsage(config, state);
   return pausing ? { kind: 'paused', pending } : undefined;
+}
+
+function waits(pending: PendingToolCalls): boolean {
+  return pending.approvals.length > 0 || pending.external.length > 0;
 }
 
 /** How a run continued at a committed final or output turn ends: that turn, decoded. */
