@@ -11,6 +11,7 @@ import type { EngineConfig } from './run-config';
 import type { RunState } from './run-state';
 import type { LoopStep } from './step';
 import { endsLoop } from './step';
+import type { BatchResult } from './tool-batch';
 import { runBatch } from './tool-batch';
 import { crossedLimit } from './usage-limit';
 
@@ -34,7 +35,9 @@ export async function runLoop<Deps>(
   const corrections = new Map<string, number>();
   if (step.kind === 'decode') return decodeEnd(config, state, step.message);
   if (step.kind === 'batch') {
-    const paused = await batchStep(config, state, 0, step.calls, step.waiting, corrections);
+    const batch =
+      step.calls.length > 0 ? await runBatch(config, state, 0, step.calls, corrections) : undefined;
+    const paused = await closeBatch(config, state, batch, step.waiting);
     if (paused !== undefined) return paused;
   }
   for (let turn = 0; ; turn++) {
@@ -59,7 +62,10 @@ export async function runLoop<Deps>(
     checkUsage(config, state);
     const end = finalEnd(config, state, response);
     if (end !== undefined) return end;
-    const paused = await batchStep(config, state, turn, calls, NOTHING_WAITING, corrections);
+    const batch = await runBatch(config, state, turn, calls, corrections);
+    const closed = closeBatch(config, state, batch, NOTHING_WAITING);
+    // Without a store the batch closes synchronously: no extra await on the hot path.
+    const paused = closed instanceof Promise ? await closed : closed;
     if (paused !== undefined) return paused;
   }
 }
@@ -67,22 +73,19 @@ export async function runLoop<Deps>(
 const NOTHING_WAITING: PendingToolCalls = { approvals: [], external: [] };
 
 /**
- * The batch step: runs `calls`, appends their results, commits them (with the calls the run
- * pauses on: those the batch deferred and `waiting`), checks usage, and returns the pause when
- * anything waits for a decision.
+ * Closes a batch (the batch step is `runBatch`, then this): appends its results, commits them
+ * with the calls the run pauses on (those the batch deferred, and `waiting`), checks usage, and
+ * returns the pause when anything waits for a decision. Synchronous without checkpoints.
  */
-async function batchStep<Deps>(
+function closeBatch<Deps>(
   config: EngineConfig<Deps>,
   state: RunState<Deps>,
-  turn: number,
-  calls: readonly ToolCall[],
+  batch: BatchResult | undefined,
   waiting: PendingToolCalls,
-  corrections: Map<string, number>,
-): Promise<LoopEnd | undefined> {
+): LoopEnd | undefined | Promise<LoopEnd | undefined> {
   // No allocation in the common case (nothing waits): the batch's own `pending` is used as is.
   let pending = waiting;
-  if (calls.length > 0) {
-    const batch = await runBatch(config, state, turn, calls, corrections);
+  if (batch !== undefined) {
     state.messages.push(...batch.messages);
     pending = waits(waiting)
       ? {
@@ -92,10 +95,15 @@ async function batchStep<Deps>(
       : batch.pending;
   }
   const pausing = waits(pending);
-  if (state.checkpoints !== undefined)
-    await state.checkpoints.commit(state, pausing ? pending : undefined);
-  checkUsage(config, state);
-  return pausing ? { kind: 'paused', pending } : undefined;
+  const end: LoopEnd | undefined = pausing ? { kind: 'paused', pending } : undefined;
+  if (state.checkpoints === undefined) {
+    checkUsage(config, state);
+    return end;
+  }
+  return state.checkpoints.commit(state, pausing ? pending : undefined).then(() => {
+    checkUsage(config, state);
+    return end;
+  });
 }
 
 function waits(pending: PendingToolCalls): boolean {
