@@ -26,7 +26,14 @@ import { RedisFeed } from './redis-feed';
 import type { OwnerScope } from './run-access';
 import { checkedOwner, unknownRun, visibleTo } from './run-access';
 import type { CancelOptions, CancelResult, RunOutcome, RunStatusReport } from './run-status';
-import { cancelRun, runOutcome, runStatus, storedEnding, storedRecord } from './run-status';
+import {
+  cancelRun,
+  runOutcome,
+  runStatus,
+  segmentPending,
+  storedEnding,
+  storedRecord,
+} from './run-status';
 import type { EnqueuedRun, RunQueueOptions, SegmentOptions, SubmitContext } from './submit';
 import { submitJob, submitSegment } from './submit';
 import { SharedSubscriber } from './subscriber';
@@ -256,17 +263,33 @@ export class RunQueue {
 
   /**
    * Waits until the run settles (completed, paused, failed, cancelled) and returns the outcome from
-   * the store. With `options.owner`, a run of another owner is `not-found`, as an unknown id.
+   * the store — of its latest segment: right after `decide` or `recover` it waits for the resumed
+   * run, never answers with the pause just decided. With `options.owner`, a run of another owner
+   * is `not-found`, as an unknown id.
    */
   async result(
     runId: string,
     options: { signal?: AbortSignal; until?: 'settled' | 'finished' } & OwnerScope = {},
   ): Promise<RunOutcome> {
-    for await (const _entry of this.events(runId, options)) {
-      // Drained: the run settles with its last entry.
+    let after: string | undefined;
+    for await (const entry of this.events(runId, options)) after = entry.cursor;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const report = await this.status(runId, options);
+      if (!segmentPending(report)) return runOutcome(report);
+      // The ending read was an earlier segment's: read on to the latest segment's ending.
+      for await (const entry of this.feedAfter(runId, after, options)) after = entry.cursor;
     }
-    options.signal?.throwIfAborted();
-    return runOutcome(await this.status(runId, options));
+  }
+
+  /** The feed's entries after `after`, to the next ending; never the store's (it is behind). */
+  private feedAfter(
+    runId: string,
+    after: string | undefined,
+    options: { signal?: AbortSignal; until?: 'settled' | 'finished' },
+  ): AsyncIterable<FeedEntry> {
+    const read: FeedReadOptions = { after, until: options.until, signal: options.signal };
+    return readFeed(this.parts.feed, runId, read, () => Promise.resolve(undefined));
   }
 
   /** Closes the Redis connections (queued runs stay queued). */

@@ -6,6 +6,7 @@ import type { PendingToolCalls } from '../core/engine/deferred-types';
 import type { FeedEntry, RunFeedEvent } from './feed-events';
 import { jsonOf } from './feed-events';
 import type { JobProducerPort, JobState, RunControlPort, RunFeedPort } from './port';
+import { jobIdOf } from './job';
 import { QueueError } from './queue-error';
 import type { OwnerScope } from './run-access';
 import { unknownRun, visibleTo } from './run-access';
@@ -112,6 +113,23 @@ export async function runStatus(
   const state =
     record.status === 'failed' && cancelReason !== undefined ? 'cancelled' : record.status;
   return { runId, state, record, job, cancelReason };
+}
+
+/**
+ * Whether the run's latest segment is still to come or under way, so its ending is not read yet:
+ * its job waits, is delayed or runs, and the store shows the run running, or shows it settled at
+ * the very version that job was queued on (`decide` or `recover` queued it; no worker took it
+ * yet). A settled store at a newer version with the job still `active` is that job completing.
+ * Internal.
+ */
+export function segmentPending(report: RunStatusReport): boolean {
+  const { job, record, runId } = report;
+  if (job === undefined || !LIVE_JOB.has(job.state)) return false;
+  if (record === undefined || record.status === 'running') return true;
+  return (
+    job.id === jobIdOf('resume', runId, record.version) ||
+    job.id === jobIdOf('continue', runId, record.version)
+  );
 }
 
 /** The outcome of a settled run; `invalid-state` while it is still queued or running. */
