@@ -1,8 +1,8 @@
 import type { ValidationError } from 'class-validator';
+import { clipMessage, pathJoin } from '../../src/core/kit/problem-text';
 
 /** Most problems listed in one rejection; the rest are counted. */
 export const MAX_PROBLEMS = 10;
-const MAX_MESSAGE = 200;
 
 /** One problem with a value: where (`days[0].high`, `''` for the value itself) and what. */
 export interface Problem {
@@ -17,9 +17,9 @@ export interface Problem {
 export function problemsOf(errors: readonly ValidationError[], path = ''): Problem[] {
   const problems: Problem[] = [];
   for (const error of errors) {
-    const here = join(path, error.property);
+    const here = pathJoin(path, error.property);
     for (const [name, message] of relevant(error.constraints ?? {})) {
-      problems.push({ path: here, message: clip(rephrase(name, message, error.property)) });
+      problems.push({ path: here, message: clipMessage(rephrase(name, message, error.property)) });
     }
     if (error.children !== undefined && error.children.length > 0) {
       problems.push(...problemsOf(error.children, here));
@@ -73,21 +73,6 @@ function relevant(constraints: Record<string, string>): Array<[string, string]> 
   return kind === undefined ? entries : [kind];
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const MAX_KEY = 40;
-
-/**
- * The path of `key` inside `path`: `[3]` for indices, `a.b` for identifiers, `a["any key"]`
- * (quoted, clipped to 40 characters) for other keys, so a hostile key cannot bloat a message.
- */
-export function join(path: string, key: string): string {
-  if (/^\d+$/.test(key)) return `${path}[${key}]`;
-  if (IDENTIFIER.test(key) && key.length <= MAX_KEY) return path === '' ? key : `${path}.${key}`;
-  const shown = key.length > MAX_KEY ? `${key.slice(0, MAX_KEY - 1)}…` : key;
-  // `;` is escaped (still valid JSON) so a key cannot forge the `; ` between problems.
-  return `${path}[${JSON.stringify(shown).replaceAll(';', '\\u003b')}]`;
-}
-
 function rephrase(name: string, message: string, property: string): string {
   if (name === 'whitelistValidation') return 'is not an allowed property';
   if (name === 'nestedValidation') return 'must be an object';
@@ -96,8 +81,4 @@ function rephrase(name: string, message: string, property: string): string {
   if (message.startsWith(each)) return `each value ${message.slice(each.length)}`;
   if (message.startsWith(`${property} `)) return message.slice(property.length + 1);
   return message;
-}
-
-function clip(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }

@@ -1,4 +1,5 @@
-import { join, type Problem } from './error-messages';
+import { pathJoin } from '../../src/core/kit/problem-text';
+import type { Problem } from './error-messages';
 import { kindOf } from './input-guard';
 import type { ClassPlan, PropertyPlan, Shape, ShapePlan } from './shape-plan';
 
@@ -46,7 +47,7 @@ function prepareObject(
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const property = plan.properties.get(key);
-    const at = join(path, key);
+    const at = pathJoin(path, key);
     if (property === undefined) {
       found.problems.push({ path: at, message: 'is not an allowed property' });
       continue;
@@ -57,7 +58,7 @@ function prepareObject(
   }
   for (const property of plan.properties.values()) {
     if (property.required && !Object.hasOwn(out, property.name)) {
-      found.deferred.push({ path: join(path, property.name), message: 'is required' });
+      found.deferred.push({ path: pathJoin(path, property.name), message: 'is required' });
     }
   }
   return out;
@@ -100,7 +101,7 @@ function prepareValue(property: PropertyPlan, item: unknown, path: string, found
   if (element === undefined) return item;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(item)) {
-    out[key] = prepareElement(element, item[key], join(path, key), found);
+    out[key] = prepareElement(element, item[key], pathJoin(path, key), found);
   }
   return out;
 }

@@ -11,10 +11,10 @@ import type { StoredRunOptions } from '../durable/durable-run';
 import {
   attachClaim,
   beginRun,
-  claimRun,
+  claimToContinue,
+  claimToResume,
   giveBackPaused,
   openRun,
-  pausedAsIs,
   settle,
 } from '../durable/durable-run';
 
@@ -70,7 +70,7 @@ export async function resumeStored<Deps, Output>(
   owner: string | undefined,
   prepare: (history: readonly Message[]) => Promise<PreparedRun<Deps>>,
 ): Promise<Result<Output>> {
-  const claim = await claimRun(store, runId, { agent: agent.name, owner }, 'resume');
+  const claim = await claimToResume(store, runId, { agent: agent.name, owner });
   let prepared: PreparedRun<Deps>;
   try {
     prepared = await prepare(claim.record.messages);
@@ -101,10 +101,8 @@ export async function continueStored<Deps, Output>(
   owner: string | undefined,
   settings: () => RunSettings<Deps>,
 ): Promise<Result<Output>> {
-  const scope = { agent: agent.name, owner };
-  const paused = await pausedAsIs(store, runId, scope);
-  if (paused !== undefined) return paused;
-  const claim = await claimRun(store, runId, scope, 'continue');
+  const claim = await claimToContinue(store, runId, { agent: agent.name, owner });
+  if ('paused' in claim) return claim.paused;
   const { record } = claim;
   const state = new RunState(settings(), record.messages);
   try {

@@ -143,36 +143,54 @@ export interface ClaimedRun {
 }
 
 /**
- * Takes stored run `runId` for `scope` (`not-found` for an unknown, foreign or other agent's run;
- * `corrupt` before anything is written) to `resume` its pending calls or `continue` it.
+ * Takes paused stored run `runId` for `scope` to `resume` its pending calls: `not-found` for an
+ * unknown, foreign or other agent's run and `corrupt` before its lease is taken. Internal.
  */
-export async function claimRun(
+export async function claimToResume(
   store: RunStore,
   runId: string,
   scope: RunScope,
-  purpose: 'resume' | 'continue',
 ): Promise<ClaimedRun> {
-  const id = checkId('runId', runId);
-  const checked = { agent: scope.agent, owner: checkOwner(scope.owner) };
-  await readable(store, id, checked); // a corrupt or foreign run is refused before its lease is taken
-  const row = await acquireRun(store, id, leaseOwner(), purpose, checked);
-  const record = decodeRun(row);
-  return { record, recorder: new Recorder(store, row, record.inFlight) };
+  const { id, checked } = scoped(runId, scope);
+  await readable(store, id, checked);
+  return take(store, id, checked, 'resume');
 }
 
 /**
- * A stored run that is paused on pending calls, as the result `resumeRun` returns for it as it is
- * (nothing taken, nothing written); `undefined` for a run to continue. Internal.
+ * Takes an interrupted or failed stored run `runId` for `scope` to continue it, checked as
+ * {@link claimToResume} does; a paused run is not taken but returned as it is, as the result
+ * `resumeRun` gives for it (nothing written). Internal.
  */
-export async function pausedAsIs(
+export async function claimToContinue(
   store: RunStore,
   runId: string,
   scope: RunScope,
-): Promise<Result<never> | undefined> {
-  const id = checkId('runId', runId);
-  const before = await readable(store, id, { agent: scope.agent, owner: checkOwner(scope.owner) });
-  if (before.status !== 'paused' || before.pending === undefined) return undefined;
-  return { ...evidence(before), output: undefined, pending: before.pending, runId: id };
+): Promise<ClaimedRun | { readonly paused: Result<never> }> {
+  const { id, checked } = scoped(runId, scope);
+  const before = await readable(store, id, checked);
+  if (before.status === 'paused' && before.pending !== undefined)
+    return {
+      paused: { ...evidence(before), output: undefined, pending: before.pending, runId: id },
+    };
+  return take(store, id, checked, 'continue');
+}
+
+function scoped(runId: string, scope: RunScope): { id: string; checked: RunScope } {
+  return {
+    id: checkId('runId', runId),
+    checked: { agent: scope.agent, owner: checkOwner(scope.owner) },
+  };
+}
+
+async function take(
+  store: RunStore,
+  id: string,
+  scope: RunScope,
+  purpose: 'resume' | 'continue',
+): Promise<ClaimedRun> {
+  const row = await acquireRun(store, id, leaseOwner(), purpose, scope);
+  const record = decodeRun(row);
+  return { record, recorder: new Recorder(store, row, record.inFlight) };
 }
 
 /** Continues `state` from the claimed run's checkpoint: its counters, and its recorder. Internal. */

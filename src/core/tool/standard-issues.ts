@@ -1,13 +1,11 @@
 import { ModelRetry } from '../errors/errors';
+import { clipMessage, pathJoin } from '../kit/problem-text';
 import { isObjectLike, safeArray, safeGet } from '../kit/safe-inspect';
 import type { StandardSchemaV1 } from './standard-schema';
 import { standardSchemaError, vendorOf } from './standard-schema';
 
 /** Most problems listed in one rejection; the rest are counted. */
 const MAX_PROBLEMS = 10;
-const MAX_MESSAGE = 200;
-const MAX_KEY = 40;
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * Validates `value` with a Standard Schema (awaiting an async one) and returns the typed result.
@@ -73,10 +71,10 @@ function issueLine(issue: unknown): string {
   const text = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : '';
   let message = text === '' ? 'is invalid' : text;
   const path = pathText(safeArray(safeGet(issue, 'path')));
-  if (path === '') return clip(message);
+  if (path === '') return clipMessage(message);
   // Some libraries (arktype) already start the message with the path: say it once.
   if (message.startsWith(`${path} `)) message = message.slice(path.length + 1);
-  return `${path}: ${clip(message)}`;
+  return `${path}: ${clipMessage(message)}`;
 }
 
 /** `a.b[0]["odd key"]` from a Standard Schema path (plain keys or `{ key }` segments). */
@@ -84,22 +82,7 @@ export function pathText(path: readonly unknown[]): string {
   let text = '';
   for (const segment of path) {
     const key: unknown = isObjectLike(segment) ? safeGet(segment, 'key') : segment;
-    text = join(text, key);
+    text = pathJoin(text, key);
   }
   return text;
-}
-
-function join(path: string, key: unknown): string {
-  if (typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)))
-    return `${path}[${String(key)}]`;
-  if (typeof key === 'string' && IDENTIFIER.test(key) && key.length <= MAX_KEY)
-    return path === '' ? key : `${path}.${key}`;
-  const name = typeof key === 'string' ? key : typeof key === 'symbol' ? key.toString() : '?';
-  const shown = name.length > MAX_KEY ? `${name.slice(0, MAX_KEY - 1)}…` : name;
-  // `;` is escaped (still valid JSON) so a key cannot forge the `; ` between problems.
-  return `${path}[${JSON.stringify(shown).replaceAll(';', '\\u003b')}]`;
-}
-
-function clip(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }
