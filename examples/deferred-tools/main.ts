@@ -1,11 +1,12 @@
 /**
  * Deferred tools: a tool with an `approval` policy pauses the run instead of executing. The run
  * returns successfully with `result.pending` listing the calls awaiting a decision (no output, no
- * further model call). `agent.resume(messages, decisions)` continues it: approved calls execute
- * now, with `ctx.approved` set; denied ones tell the model why. The paused `messages` are plain
- * JSON, so the decision may come hours later, in another process.
+ * further model call). `agent.resume(state, decisions)` continues it: approved calls execute
+ * now, with `ctx.approved` set; denied ones tell the model why. The paused run's `state` is one
+ * JSON value, so the decision may come hours later, in another process.
  */
 import { Agent, ModelRetry, defineTool } from 'golem';
+import type { RunState } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 
 /** Whether `value` is a JSON object (what a model sends as a tool's arguments). */
@@ -88,9 +89,16 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   log(`transfers so far: ${deps.transfers.join('; ')}`);
   log(`model calls so far: ${model.calls}`);
 
+  // The paused run's state is one versioned JSON value: keep it anywhere (a database row, a
+  // message) and continue from it later, in any process.
+  const saved = JSON.stringify(paused.state);
+  log(
+    `saved state: version ${paused.state.version}, ${paused.state.status}, waiting for decisions`,
+  );
+
   // A human decides; every pending call is resolved exactly once, by call id.
   const resumed = await agent.resume(
-    paused.messages,
+    JSON.parse(saved) as RunState,
     {
       approvals: {
         c3: { approved: true },
@@ -102,6 +110,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   if (resumed.pending !== undefined) throw new Error('unexpected second pause');
   log(`output: ${resumed.output}`);
   log(`transfers: ${deps.transfers.join('; ')}`);
+  log(`model calls over both segments: ${resumed.state.requests}`);
   log('tool results the model saw:');
   for (const message of resumed.messages.filter((m) => m.role === 'tool'))
     log(`  ${message.toolCallId ?? ''}: ${message.content ?? ''}`);

@@ -22,6 +22,7 @@ export type {
 } from './agent/config';
 export type { RunStream } from './agent/stream';
 export type { RunResult } from './engine/result';
+export type { RunState } from './engine/run-state';
 export type { RunContext, Instructions } from './engine/instructions';
 export type { UsageLimit } from './engine/usage-limit';
 

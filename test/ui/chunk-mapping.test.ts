@@ -10,12 +10,14 @@ import {
   type UIMessageStreamOptions,
 } from 'golem/ui';
 import type { RunStreamEvent } from '../../src/core/engine/stream-event-types';
+import type { Result } from '../../src/core/engine/result';
 import { collect, eventSource, foldMessage, parseSseBytes } from './ai-client';
 
 const usage = { inputTokens: 3, outputTokens: 5 };
 const done = (output: string): RunStreamEvent<string> => ({
   type: 'finish',
-  result: { output, messages: [], usage, requests: 1, toolCalls: 0 },
+  // A finished result as the engine makes it (the UI mapping never reads its `state`).
+  result: { output, messages: [], usage, requests: 1, toolCalls: 0 } as unknown as Result<string>,
 });
 
 async function throughAi(

@@ -24,7 +24,7 @@ import type { Tool } from '../tool/tool';
 import { durableConfig, requireStreaming, resolveConfig } from './validate';
 import { traceStarter } from './observability';
 import type { RunStream } from './stream';
-import { continueStored, executeRun, resumeStored, runStored } from './lazy';
+import { continueState, continueStored, executeRun, resumeStored, runStored } from './lazy';
 import { resumeCalls, resumeStreaming, runStreams } from './lazy';
 import { RunInputError } from '../engine/errors';
 import type { HistoryProcessor } from '../engine/history-processor';
@@ -32,7 +32,9 @@ import type { Instructions } from '../engine/instructions';
 import { unansweredCalls } from '../engine/repair';
 import type { Result, RunResult } from '../engine/result';
 import type { EngineConfig } from '../engine/run-config';
-import { RunState } from '../engine/run-state';
+import { RunProgress } from '../engine/run-progress';
+import type { ReadState, RunState, StateOrigin } from '../engine/run-state';
+import { readState } from '../engine/run-state';
 import type { Step } from '../engine/step';
 import type { PreparedRun, StoredAgent } from './stored-run';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
@@ -140,19 +142,38 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   }
 
   /**
-   * Resumes a run that paused on deferred calls: `history` is the paused result's messages (or
-   * the id of a paused stored run, in any process) and `results` resolves every pending call
+   * Resumes a run that paused on deferred calls: `history` is the paused run's `state` (kept as
+   * JSON anywhere; a stored run's state continues through its store), its messages, or the id of
+   * a paused stored run, in any process; `results` resolves every pending call
    * exactly once (validated before any model call). Approved calls re-run with `ctx.approved`;
    * denials and external results become the calls' results in emission order. An empty `prompt`
    * adds no user message. The run may pause again.
    */
   async resume(
-    history: readonly Message[] | string,
+    history: readonly Message[] | string | RunState,
     results: DeferredResults,
     ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ResumeOptions<Deps>;
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
+    if (isStateGiven(history)) {
+      const state = this.readOwnState(history, 'resume', storeFor(opts, this.store));
+      const runId = state.origin.runId;
+      // With a store, the server's record counts, never a copy a caller holds.
+      if (runId !== undefined)
+        return this.resume(runId, results, ...([opts] as OptionsArg<Deps, ResumeOptions<Deps>>));
+      if (state.status !== 'paused')
+        throw new RunInputError(
+          `state is ${state.status}, not paused: only a paused run's calls can be resolved (continue it with resumeRun)`,
+        );
+      const { state: progress, step } = await this.resumeState(state.messages, results, opts, true);
+      progress.carryOver(state);
+      try {
+        return await executeRun(this.engine, this.decoder, progress, step);
+      } finally {
+        progress.run.release();
+      }
+    }
     if (typeof history === 'string') {
       const store = requireStore(opts, this.store, 'resume');
       const withId = { ...opts, runId: history }; // the stored run's id goes to the run's trace
@@ -174,7 +195,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * stored run's id. The model must stream (`ConfigError` otherwise, through `result`).
    */
   resumeStream(
-    history: readonly Message[] | string,
+    history: readonly Message[] | string | RunState,
     results: DeferredResults,
     ...[options]: OptionsArg<Deps, ResumeOptions<Deps>>
   ): RunStream<Output, Pausable> {
@@ -187,13 +208,24 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * checkpoint, in any process: completed tool calls never run again; calls in flight when the
    * process died re-run if their tool is `idempotent`, else the run pauses on them (resolve them
    * with `resume(runId, results)`). A paused run comes back as it is, with its `pending` calls.
+   * Given a `state` instead of an id: a stored run's continues through its store; one without a
+   * `runId` continues in this process, from where its transcript leaves off.
    */
   async resumeRun(
-    runId: string,
+    runId: string | RunState,
     ...[options]: OptionsArg<Deps, ContinueOptions<Deps>>
   ): Promise<Result<Output>> {
     const opts = (options ?? {}) as ContinueOptions<Deps>;
     if (opts.onDelta !== undefined) requireStreaming(this.engine.model);
+    if (isStateGiven(runId)) {
+      const state = this.readOwnState(runId, 'resumeRun', storeFor(opts, this.store));
+      const id = state.origin.runId;
+      if (id !== undefined)
+        return this.resumeRun(id, ...([opts] as OptionsArg<Deps, ContinueOptions<Deps>>));
+      return continueState(this.stored(), state, () =>
+        runSettings<Deps>(this.defaults, opts, opts.onDelta),
+      );
+    }
     const store = requireStore(opts, this.store, 'resumeRun');
     const withId = { ...opts, runId }; // the stored run's id goes to the run's trace
     return continueStored(this.stored(), store, runId, opts.owner, () =>
@@ -230,11 +262,30 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         system: await instructionsText(this.instructions, run),
         prompt: prompt !== '' || parts.length > 0 ? promptMessage(prompt, parts) : undefined,
       };
-      return { state: new RunState(run, [...processed]), step };
+      return { state: new RunProgress(run, [...processed], this.origin(opts)), step };
     } catch (error) {
       run.release(error);
       throw error;
     }
+  }
+
+  /**
+   * Reads a state given to `door`: a state of another agent is refused, and so is a stored run's
+   * state where no store is at hand — the store's record is the run, and continuing a copy
+   * elsewhere would fork it (drop `runId` from the state to do so on purpose).
+   */
+  private readOwnState(value: RunState, door: string, store: RunStore | undefined): ReadState {
+    const state = readState(value);
+    const { agent, runId } = state.origin;
+    if (agent !== this.name)
+      throw new RunInputError(
+        `${door}: the state belongs to agent ${JSON.stringify(agent)}, not ${JSON.stringify(this.name)}`,
+      );
+    if (runId !== undefined && store === undefined)
+      throw new RunInputError(
+        `${door}: the state is stored run ${JSON.stringify(runId)}'s; continue it through its store (the agent's \`store\` or options.store), or drop its \`runId\` to continue a copy without one`,
+      );
+    return state;
   }
 
   /** This agent as its stored runs see it. */
@@ -260,17 +311,23 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
     onDelta: DeltaHandler | undefined,
-  ): Promise<RunState<Deps>> {
+  ): Promise<RunProgress<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
     try {
-      return new RunState(
+      return new RunProgress(
         run,
         await buildMessages(this.instructions, run, processed, prompt, parts),
+        this.origin(options),
       );
     } catch (error) {
       run.release(error);
       throw error;
     }
+  }
+
+  /** Who a run of this agent is, as its state names it (a stored run's begin sets its own). */
+  private origin(options: { owner?: string | undefined }): StateOrigin {
+    return { agent: this.name, owner: options.owner, startedAt: Date.now() };
   }
 
   private async start(
@@ -296,6 +353,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       throw error;
     }
   }
+}
+
+/** Whether a door was given a state value (not messages, not a run id). */
+function isStateGiven(value: unknown): value is RunState {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -70,6 +70,10 @@ export const continueStored: typeof StoredRun.continueStored = (
   settings,
 ) => withModule(storedRuns(), (m) => m.continueStored(agent, store, runId, owner, settings));
 
+/** `continueState` of the stored-run doors (a held state continued without a store). Internal. */
+export const continueState: typeof StoredRun.continueState = (agent, state, settings) =>
+  withModule(storedRuns(), (m) => m.continueState(agent, state, settings));
+
 /** Resolving deferred calls (`resume` with results): loaded on the first resume. Internal. */
 export const resumeCalls: () => typeof Resume | Promise<typeof Resume> = onFirstUse(
   () => require('../engine/resume') as typeof Resume,

@@ -4,12 +4,13 @@ import { startRunStream } from './stream';
 import type { DeferredResults } from '../engine/deferred-types';
 import type { PartialOutputSource } from '../engine/partial-output';
 import type { Result } from '../engine/result';
+import type { RunState } from '../engine/run-state';
 import type { Message } from '../contract/message';
 
 /** What `resumeStream` needs of an agent: its `resume`. Internal. */
 export interface Resumable<Deps, Output> {
   resume(
-    history: readonly Message[] | string,
+    history: readonly Message[] | string | RunState,
     results: DeferredResults,
     options: ResumeOptions<Deps>,
   ): Promise<Result<Output>>;
@@ -23,7 +24,7 @@ export interface Resumable<Deps, Output> {
 export function resumeAsStream<Deps, Output, Pausable extends boolean>(
   agent: Resumable<Deps, Output>,
   source: PartialOutputSource,
-  history: readonly Message[] | string,
+  history: readonly Message[] | string | RunState,
   results: DeferredResults,
   options: ResumeOptions<Deps> | undefined,
 ): RunStream<Output, Pausable> {

@@ -1,11 +1,15 @@
 import type { Result } from '../engine/result';
 import { executeRun } from '../engine/run';
 import type { EngineConfig, RunSettings } from '../engine/run-config';
-import { RunState } from '../engine/run-state';
+import { RunProgress } from '../engine/run-progress';
 import type { Step } from '../engine/step';
 import type { Message } from '../contract/message';
 import type { OutputDecoder } from '../output/decoder';
 import { planContinuation } from '../durable/continuation';
+import { originOf } from '../durable/records';
+import { RunInputError } from '../engine/errors';
+import type { ReadState } from '../engine/run-state';
+import { attachState } from '../engine/run-state';
 import type { RunStore } from '../durable/port';
 import type { StoredRunOptions } from '../durable/durable-run';
 import {
@@ -34,7 +38,7 @@ export interface StoredAgent<Deps, Output> {
 
 /** A run's state and the step it enters the engine at. Internal. */
 export interface PreparedRun<Deps> {
-  readonly state: RunState<Deps>;
+  readonly state: RunProgress<Deps>;
   readonly step: Step;
 }
 
@@ -46,7 +50,7 @@ export async function runStored<Deps, Output>(
   agent: StoredAgent<Deps, Output>,
   store: RunStore,
   options: StoredRunOptions,
-  prepare: (history: readonly Message[]) => Promise<RunState<Deps>>,
+  prepare: (history: readonly Message[]) => Promise<RunProgress<Deps>>,
 ): Promise<Result<Output>> {
   const opening = await openRun(store, options);
   const state = await prepare(opening.history);
@@ -104,13 +108,47 @@ export async function continueStored<Deps, Output>(
   const claim = await claimToContinue(store, runId, { agent: agent.name, owner });
   if ('paused' in claim) return claim.paused;
   const { record } = claim;
-  const state = new RunState(settings(), record.messages);
+  const state = new RunProgress(settings(), record.messages, originOf(record));
   try {
     attachClaim(state, claim);
     const step = planContinuation(agent.engine, record.messages, record.inFlight, record.pending);
     return await settle(claim.recorder, state, () =>
       executeRun(agent.engine, agent.decoder, state, step),
     );
+  } finally {
+    state.run.release();
+  }
+}
+
+/**
+ * Continues a run from a state a caller held (no store): at the step its messages leave off, as
+ * `continueStored` does from a checkpoint — in-flight calls re-run only if `idempotent`, else the
+ * run pauses on them. A paused state comes back as it is; a completed one has nothing to continue.
+ */
+export async function continueState<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  given: ReadState,
+  settings: () => RunSettings<Deps>,
+): Promise<Result<Output>> {
+  if (given.status === 'completed')
+    throw new RunInputError('state is completed: there is nothing to continue');
+  if (given.status === 'paused' && given.pending !== undefined) {
+    const paused = {
+      messages: [...given.messages],
+      usage: { ...given.usage },
+      requests: given.requests,
+      toolCalls: given.toolCalls,
+      output: undefined,
+      pending: given.pending,
+      ...(given.origin.runId !== undefined && { runId: given.origin.runId }),
+    };
+    return attachState(paused, () => given) as Result<Output>;
+  }
+  const state = new RunProgress(settings(), [...given.messages], given.origin);
+  state.carryOver(given);
+  try {
+    const step = planContinuation(agent.engine, given.messages, given.inFlight, given.pending);
+    return await executeRun(agent.engine, agent.decoder, state, step);
   } finally {
     state.run.release();
   }

@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
 import { RunError, RunInputError } from '../engine/errors';
 import type { Result } from '../engine/result';
-import type { RunState } from '../engine/run-state';
+import type { RunProgress } from '../engine/run-progress';
 import type { Message } from '../contract/message';
 import { emptyUsage } from '../contract/usage';
 import type { RunStore } from './port';
 import type { RunRecord, StoredRun } from './records';
-import { decodeConversation, decodeRun, messagesJson } from './records';
+import { decodeConversation, decodeRun, messagesJson, stateFields } from './records';
+import { attachState } from '../engine/run-state';
 import { Recorder } from './recorder';
 import type { RunScope } from './access';
 import {
@@ -103,7 +104,7 @@ export async function beginRun<Deps>(
   store: RunStore,
   opening: RunOpening,
   agent: string,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
 ): Promise<Recorder> {
   const now = store.now();
   const { runId, owner, conversationId, conversationVersion } = opening;
@@ -133,6 +134,13 @@ export async function beginRun<Deps>(
   await startRun(store, row, conversationVersion);
   const recorder = new Recorder(store, row);
   state.checkpoints = recorder;
+  state.origin = {
+    agent,
+    runId,
+    owner,
+    conversationId: conversationId ?? undefined,
+    startedAt: now,
+  };
   return recorder;
 }
 
@@ -170,7 +178,10 @@ export async function claimToContinue(
   const before = await readable(store, id, checked);
   if (before.status === 'paused' && before.pending !== undefined)
     return {
-      paused: { ...evidence(before), output: undefined, pending: before.pending, runId: id },
+      paused: attachState(
+        { ...evidence(before), output: undefined, pending: before.pending, runId: id },
+        () => stateFields(before),
+      ) as Result<never>,
     };
   return take(store, id, checked, 'continue');
 }
@@ -194,12 +205,8 @@ async function take(
 }
 
 /** Continues `state` from the claimed run's checkpoint: its counters, and its recorder. Internal. */
-export function attachClaim<Deps>(state: RunState<Deps>, claim: ClaimedRun): void {
-  const { record } = claim;
-  state.usage = { ...record.usage };
-  state.requests = record.requests;
-  state.toolCalls = record.toolCalls;
-  state.completedTurns = record.turns;
+export function attachClaim<Deps>(state: RunProgress<Deps>, claim: ClaimedRun): void {
+  state.carryOver(stateFields(claim.record));
   state.checkpoints = claim.recorder;
 }
 
@@ -242,7 +249,7 @@ function evidence(source: {
  */
 export async function settle<Deps, Output>(
   recorder: Recorder,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   body: () => Promise<Result<Output>>,
 ): Promise<Result<Output>> {
   let result: Result<Output>;
@@ -272,7 +279,9 @@ export async function settle<Deps, Output>(
   } catch (error) {
     throw await storeFailure(recorder, error);
   }
-  return { ...result, runId: recorder.runId };
+  // Set in place: the result's state (a lazy property) names the run too.
+  result.runId = recorder.runId;
+  return result;
 }
 
 /**

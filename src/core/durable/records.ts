@@ -6,6 +6,8 @@ import { decodeMessages, encodeMessage } from '../codec/codec';
 import { describeError } from '../kit/error-base';
 import { isRecord } from '../kit/guards';
 import { quote, StoreError } from './store-error';
+import type { RunState, StateFields, StateOrigin } from '../engine/run-state';
+import { attachState } from '../engine/run-state';
 
 /** Where a stored run is: executing (or interrupted), waiting for decisions, or finished. */
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed';
@@ -111,6 +113,12 @@ export interface RunRecord {
   output: unknown;
   /** Who the run belongs to (the `owner` it was started with); `undefined` when it has none. */
   owner: string | undefined;
+  /**
+   * The run's state as one JSON value, the same a result carries (`result.state`): what
+   * `agent.resume(state, results)` and `agent.resumeRun(state)` continue from. Computed on first
+   * read; not enumerable.
+   */
+  readonly state: RunState;
 }
 
 /** A stored conversation, decoded. */
@@ -250,7 +258,7 @@ export function decodeRun(row: StoredRun): RunRecord {
     typeof row.leaseOwner === 'string' && typeof row.leaseExpiresAt === 'number'
       ? { owner: row.leaseOwner, expiresAt: row.leaseExpiresAt }
       : undefined;
-  return {
+  const record: Omit<RunRecord, 'state'> = {
     id: row.id,
     agent: row.agent,
     conversationId: typeof row.conversationId === 'string' ? row.conversationId : undefined,
@@ -272,6 +280,36 @@ export function decodeRun(row: StoredRun): RunRecord {
     version: count(row, 'version'),
     output: json(row, 'output'),
     owner: typeof row.owner === 'string' ? row.owner : undefined,
+  };
+  return attachState(record, () => stateFields(record)) as RunRecord;
+}
+
+/** Who a stored run is and when it started, as its state names it. Internal. */
+export function originOf(record: Omit<RunRecord, 'state'>): StateOrigin {
+  return {
+    agent: record.agent,
+    runId: record.id,
+    owner: record.owner,
+    conversationId: record.conversationId,
+    startedAt: record.createdAt,
+  };
+}
+
+/**
+ * The state a stored run's row holds, column by column (the row is the state's stored form, with
+ * the lease, version and times a store needs besides). Internal.
+ */
+export function stateFields(record: Omit<RunRecord, 'state'>): StateFields {
+  return {
+    origin: originOf(record),
+    status: record.status,
+    messages: record.messages,
+    pending: record.pending,
+    inFlight: record.inFlight,
+    usage: record.usage,
+    requests: record.requests,
+    toolCalls: record.toolCalls,
+    turns: record.turns,
   };
 }
 

@@ -5,7 +5,7 @@ import { isRecord } from '../kit/guards';
 import type { ToolCall } from '../contract/message';
 import type { GuardrailContext, GuardrailPhase, GuardrailResult, Guardrails } from './guardrails';
 import { GuardrailError } from './guardrails';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 
 /** Where one check runs. Internal. */
 export interface CheckSite {
@@ -29,7 +29,7 @@ export type CheckEffect<T> = { readonly value: T } | undefined;
  * fail closed. A run cancelled meanwhile throws its cancellation error. Internal.
  */
 export async function runCheck<Deps, T>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   site: CheckSite,
   signal: AbortSignal,
   check: () => GuardrailResult<T> | Promise<GuardrailResult<T>>,
@@ -69,7 +69,7 @@ export async function runCheck<Deps, T>(
 }
 
 function passed<Deps, T>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   site: CheckSite,
   effect: CheckEffect<T>,
 ): CheckEffect<T> {
@@ -78,7 +78,7 @@ function passed<Deps, T>(
 }
 
 function failed<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   site: CheckSite,
   reason: string,
   cause?: unknown,
@@ -95,7 +95,7 @@ function failed<Deps>(
 }
 
 function emitCheck<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   site: CheckSite,
   outcome: 'pass' | 'rewrite' | 'trip' | 'retry' | 'failed',
   reason: string | undefined,
@@ -123,7 +123,7 @@ function emitCheck<Deps>(
 
 /** The context a check gets. Internal. */
 export function checkContext<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   signal: AbortSignal,
 ): GuardrailContext<Deps> {
   return { deps: state.run.deps, signal, messages: state.messages };
@@ -132,7 +132,7 @@ export function checkContext<Deps>(
 /** Runs the output guardrails in order on the decoded output; returns it, maybe rewritten. Internal. */
 export async function checkOutput<Deps>(
   guardrails: Guardrails<Deps> | undefined,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   output: unknown,
 ): Promise<unknown> {
   let current = output;
@@ -165,7 +165,7 @@ export interface ToolGuard {
 /** The guard for `call` when any tool guardrail applies to it, else `undefined`. Internal. */
 export function toolGuard<Deps>(
   guardrails: Guardrails<Deps> | undefined,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   call: ToolCall,
 ): ToolGuard | undefined {

@@ -8,7 +8,7 @@ import type { GuardrailInput, InputGuardrail } from './guardrails';
 import { GuardrailError } from './guardrails';
 import { RunError } from './errors';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 
 /** A run whose parallel input guardrails are still deciding. Internal. */
 export interface InputGate<Deps> {
@@ -27,7 +27,7 @@ export interface InputGate<Deps> {
  */
 export async function openInputGate<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   resumed: boolean,
 ): Promise<InputGate<Deps> | undefined> {
   const guardrails = config.guardrails?.input ?? [];
@@ -55,7 +55,7 @@ export async function openInputGate<Deps>(
 
 function startParallel<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   guardrails: readonly InputGuardrail<Deps>[],
   input: GuardrailInput,
 ): InputGate<Deps> {

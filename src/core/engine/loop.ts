@@ -8,7 +8,7 @@ import { TurnLimitError } from './errors';
 import { modelTurn } from './model-turn';
 import { INTERRUPTED_RESULT } from './repair';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 import type { LoopStep } from './step';
 import { endsLoop } from './step';
 import type { BatchResult } from './tool-batch';
@@ -29,7 +29,7 @@ export type LoopEnd =
  */
 export async function runLoop<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   step: LoopStep,
 ): Promise<LoopEnd> {
   const corrections = new Map<string, number>();
@@ -79,7 +79,7 @@ const NOTHING_WAITING: PendingToolCalls = { approvals: [], external: [] };
  */
 function closeBatch<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   batch: BatchResult | undefined,
   waiting: PendingToolCalls,
 ): LoopEnd | undefined | Promise<LoopEnd | undefined> {
@@ -113,7 +113,7 @@ function waits(pending: PendingToolCalls): boolean {
 /** How a run continued at a committed final or output turn ends: that turn, decoded. */
 function decodeEnd<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   message: Message,
 ): LoopEnd {
   const end = finalEnd(config, state, { message, usage: emptyUsage() });
@@ -129,7 +129,7 @@ function decodeEnd<Deps>(
  */
 export function finalEnd<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   response: ModelResponse,
 ): LoopEnd | undefined {
   const calls = response.message.toolCalls ?? [];
@@ -155,7 +155,7 @@ export function finalEnd<Deps>(
 }
 
 /** Fails the run at the `usage` stage when a bound is crossed (decision D7: after every response). */
-export function checkUsage<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>): void {
+export function checkUsage<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>): void {
   const crossed = crossedLimit(config.usageLimit, state);
   if (crossed !== undefined) throw state.fail('usage', crossed);
 }

@@ -4,7 +4,7 @@ import { modelRef } from '../contract/model-name';
 import type { ModelResponse } from '../contract/response';
 import type { ModelEndSucceeded } from './events';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 
 /** The model a turn's attempt is answered by: the agent's, or a fallback member. Internal. */
 export interface Answering {
@@ -18,7 +18,7 @@ export interface Answering {
  */
 export function callOptions<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   attempt: number,
   answering: Answering,
@@ -47,7 +47,7 @@ export function callOptions<Deps>(
  */
 export function price<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   response: ModelResponse,
   answering: Answering,
 ): Cost | undefined {

@@ -7,7 +7,7 @@ import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
 import { AttemptsExhaustedError, agentConfigError } from './errors';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 import { traced } from './instrumentation';
 import { callOptions, endEvent, price } from './model-turn-events';
 import { normaliseResponse } from './response';
@@ -28,7 +28,7 @@ import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-d
  */
 export async function modelTurn<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   request: ModelRequest,
 ): Promise<ModelResponse> {
@@ -101,7 +101,7 @@ export async function modelTurn<Deps>(
  */
 async function streamTurn<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   request: ModelRequest,
   onDelta: (delta: Delta) => void | Promise<void>,
   deadline: TurnDeadline,

@@ -3,7 +3,7 @@ import type { Message, ToolCall } from '../contract/message';
 import { effectiveTimeout, emitToolStart, findDeferred, recordToolEnd } from './tool-batch';
 import { RunInputError, ToolError } from './errors';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 import { deniedText } from './texts';
 import { executeTool } from './tool-exec';
 import { toolGuard } from './guardrail-checks';
@@ -19,7 +19,7 @@ import { assembleMessages } from './assemble';
  */
 export async function resolveStep<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   step: Extract<Step, { kind: 'resolve' }>,
 ): Promise<void> {
   const resolved = await resolveCalls(config, state, step.resolutions);
@@ -52,7 +52,7 @@ function decidedResult(r: Resolution): Message | undefined {
  */
 async function resolveCalls<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   resolutions: readonly Resolution[],
 ): Promise<Map<string, Message>> {
   const decided = new Map<string, Message>();
@@ -87,7 +87,7 @@ async function resolveCalls<Deps>(
 /** Re-executes an approved call with `ctx.approved`; its text, or a `tool`-stage RunError. */
 async function rerun<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   call: ToolCall,
 ): Promise<string> {
   const tool = config.advertised.get(call.name);
@@ -122,7 +122,7 @@ async function rerun<Deps>(
 
 /** Emits `tool_resolved` for a call resolved without running (built only when observed). */
 function emitResolved<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   call: ToolCall,
   result: string,
   resolution: 'denied' | 'external',

@@ -2,6 +2,7 @@ import type { Cost } from '../contract/cost';
 import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
 import type { PendingToolCalls } from './deferred-types';
+import type { RunState } from './run-state';
 
 /** Evidence every result carries. */
 interface ResultEvidence {
@@ -20,6 +21,12 @@ interface ResultEvidence {
    * `PriceTable`). Covers this run's calls only (not earlier segments of a stored run).
    */
   cost?: RunCost;
+  /**
+   * The run's state as one JSON value — what `resume`/`resumeRun` continue from, in any process
+   * (see {@link RunState}). Computed on first read; not enumerable, so spreading or serialising the
+   * result leaves it out: `JSON.stringify(result.state)` to keep it.
+   */
+  readonly state: RunState;
 }
 
 /**

@@ -1,96 +1,284 @@
-import type { Cost } from '../contract/cost';
-import { addCost } from '../contract/cost';
+import { encodeMessages, parseHistory } from '../codec/codec';
 import type { Message } from '../contract/message';
-import type { RunCheckpoints } from './checkpoint';
 import type { Usage } from '../contract/usage';
-import { addUsage, emptyUsage } from '../contract/usage';
-import type { RunEvent } from './events';
-import { emitEvent } from './events';
-import type { PartialEvidence, RunStage } from './errors';
-import { RunError } from './errors';
-import type { RunCost } from './result';
-import type { RunSettings } from './run-config';
+import { USAGE_DETAILS } from '../contract/usage';
+import { describeError } from '../kit/error-base';
+import { isRecord } from '../kit/guards';
+import type { JsonValue } from '../kit/json';
+import type { PendingToolCall, PendingToolCalls } from './deferred-types';
+import { RunInputError } from './errors';
 
-/** The mutable evidence of one run. Internal. */
-export class RunState<Deps> {
-  /** The evidence so far; tool results are committed only when a whole batch is classified. */
-  messages: Message[];
-  usage: Usage = emptyUsage();
-  requests = 0;
-  toolCalls = 0;
-  /** Model turns completed by this run (not by its history). */
-  completedTurns = 0;
-  /** The text a failed streamed turn had already delivered, if any. */
-  interrupted: Message | undefined;
-  /** Durable progress reporting; set only when the run has a store (one check per checkpoint). */
-  checkpoints: RunCheckpoints | undefined = undefined;
-  /** What the priced responses cost; set only when the agent has `prices`. */
-  cost: RunCost | undefined = undefined;
+/** The `format` of every {@link RunState}. */
+const FORMAT = 'golem.run-state';
 
-  constructor(
-    readonly run: RunSettings<Deps>,
-    messages: Message[],
-  ) {
-    this.messages = messages;
-  }
+/** The state version this golem writes; it reads this one and every older one. */
+export const RUN_STATE_VERSION = 1;
 
-  /** Records a successful model response. */
-  recordResponse(message: Message, usage: Usage): void {
-    this.messages.push(message);
-    this.usage = addUsage(this.usage, usage);
-    this.completedTurns++;
-  }
+const STATUSES = ['running', 'paused', 'completed', 'failed'] as const;
 
+/**
+ * Where a run stands, as {@link RunState} records it.
+ * - `model`: its next move is a model call (every call of the last turn has its result);
+ * - `tools`: the last turn's `calls` (ids) have no result yet — they never started, or were in
+ *   flight (`inFlight`) when the process died; continuing runs them (an in-flight one only if
+ *   its tool is `idempotent`, else the run pauses on it);
+ * - `final`: the last turn is a final answer (or an output-tool call) not yet decoded;
+ * - `decisions`: the run is paused on `pending`;
+ * - `end`: the run completed.
+ * @inline
+ */
+export type RunStateStep =
+  | { kind: 'model' }
+  | { kind: 'tools'; calls: string[] }
+  | { kind: 'final' }
+  | { kind: 'decisions' }
+  | { kind: 'end' };
+
+/**
+ * A run's state as one versioned JSON value: everything needed to continue it, in any process.
+ * `result.state` and a stored run's `record.state` hold it; `JSON.stringify` it to keep it
+ * anywhere, and give it (or its `JSON.parse`) back to `agent.resume(state, results)` for a paused
+ * run or `agent.resumeRun(state)` for an interrupted one. A store persists the same fields as
+ * the columns of its run row (`messages` in the same codec); a queue job names the stored state
+ * by its `runId`. Reading validates it like untrusted input; a state written by a newer golem is
+ * refused. See the durable-runs guide, "The run's state".
+ */
+export interface RunState {
+  /** Always `'golem.run-state'`. */
+  format: 'golem.run-state';
+  /** The format version (this golem writes 1). */
+  version: number;
+  /** The name of the agent that ran it; another agent refuses it. */
+  agent: string;
+  /** The stored run's id, when the run has a store. */
+  runId?: string;
+  /** Who the run belongs to, when it was started with an `owner`. */
+  owner?: string;
+  /** The stored conversation the run continues, if any. */
+  conversationId?: string;
+  status: 'running' | 'paused' | 'completed' | 'failed';
+  /** Where the run stands: what continuing it does first. */
+  step: RunStateStep;
   /**
-   * Adds one response's cost to the run's (`undefined`: the table has no price for its model,
-   * counted in `unpriced`). `currency` is the table's, for a run's first response.
+   * The whole conversation — system message, history, every turn and result — in the durable
+   * message codec (`encodeMessages`' JSON, parsed): binary parts as base64, call args as JSON.
    */
-  addCost(cost: Cost | undefined, currency: string): void {
-    const base = this.cost ?? zeroCost(currency);
-    this.cost =
-      cost === undefined
-        ? { ...base, unpriced: base.unpriced + 1 }
-        : { ...addCost(base, cost), unpriced: base.unpriced };
-  }
-
-  /** Whether anyone observes this run; call sites skip building events when nobody does. */
-  get observed(): boolean {
-    return this.run.observers.length > 0;
-  }
-
-  emit(event: RunEvent): void {
-    emitEvent(this.run.observers, event);
-  }
-
-  /** The evidence for a failure, absent when this run produced none (decision D5). */
-  partial(toolResults: readonly Message[] = []): PartialEvidence | undefined {
-    const produced =
-      this.completedTurns > 0 ||
-      this.toolCalls > 0 ||
-      this.interrupted !== undefined ||
-      this.usage.inputTokens + this.usage.outputTokens > 0;
-    if (!produced) return undefined;
-    const partial: PartialEvidence = {
-      messages: [...this.messages],
-      usage: { ...this.usage },
-      requests: this.requests,
-      toolCalls: this.toolCalls,
-    };
-    if (toolResults.length > 0) partial.toolResults = [...toolResults];
-    if (this.interrupted !== undefined) partial.interrupted = { ...this.interrupted };
-    if (this.cost !== undefined) partial.cost = { ...this.cost };
-    return partial;
-  }
-
-  /** A `RunError` at `stage` carrying this run's partial evidence (and a failing batch's completed results). */
-  fail(stage: RunStage, cause: unknown, toolResults: readonly Message[] = []): RunError {
-    const error = new RunError(stage, cause, this.partial(toolResults));
-    this.run.trace?.record({ ok: false, error });
-    return error;
-  }
+  messages: JsonValue[];
+  /** The calls a paused run waits for (also kept by a run a resume took and had not yet committed). */
+  pending?: PendingToolCalls;
+  /** Calls that had started and had no recorded outcome at the last checkpoint. */
+  inFlight?: string[];
+  /** Usage summed over every successful response of every segment. */
+  usage: Usage;
+  /** Provider calls made, over every segment. */
+  requests: number;
+  /** Tool executions attempted, over every segment. */
+  toolCalls: number;
+  /** Model turns completed, over every segment. */
+  turns: number;
+  /**
+   * When the run started (ms since the epoch). `runTimeout` bounds each segment; a caller that
+   * bounds the whole run passes the rest of its budget as the next segment's `timeout`.
+   */
+  startedAt: number;
 }
 
-/** A run cost of nothing yet, in `currency`. Internal. */
-export function zeroCost(currency: string): RunCost {
-  return { total: 0, input: 0, output: 0, currency, unpriced: 0 };
+/** Who a run is and when it started: the part of its state the engine does not produce. Internal. */
+export interface StateOrigin {
+  readonly agent: string;
+  readonly runId?: string | undefined;
+  readonly owner?: string | undefined;
+  readonly conversationId?: string | undefined;
+  readonly startedAt: number;
+}
+
+/** The fields a state is written from. Internal. */
+export interface StateFields {
+  readonly origin: StateOrigin;
+  readonly status: RunState['status'];
+  readonly messages: readonly Message[];
+  readonly pending: PendingToolCalls | undefined;
+  readonly inFlight: readonly string[];
+  readonly usage: Usage;
+  readonly requests: number;
+  readonly toolCalls: number;
+  readonly turns: number;
+}
+
+/** A state read back: its fields with messages decoded. Internal. */
+export interface ReadState extends StateFields {
+  readonly step: RunStateStep;
+}
+
+/** Writes a run's state value (the messages encoded by the durable codec). Internal. */
+export function writeState(fields: StateFields): RunState {
+  const { origin, status, messages, pending, inFlight } = fields;
+  const state: RunState = {
+    format: FORMAT,
+    version: RUN_STATE_VERSION,
+    agent: origin.agent,
+    status,
+    step: stepOf(status, messages),
+    messages: JSON.parse(encodeMessages(messages)) as JsonValue[],
+    usage: { ...fields.usage },
+    requests: fields.requests,
+    toolCalls: fields.toolCalls,
+    turns: fields.turns,
+    startedAt: origin.startedAt,
+  };
+  if (origin.runId !== undefined) state.runId = origin.runId;
+  if (origin.owner !== undefined) state.owner = origin.owner;
+  if (origin.conversationId !== undefined) state.conversationId = origin.conversationId;
+  if (pending !== undefined)
+    state.pending = { approvals: [...pending.approvals], external: [...pending.external] };
+  if (inFlight.length > 0) state.inFlight = [...inFlight];
+  return state;
+}
+
+/**
+ * Gives `result` a `state` property computed on first read (a run that is never asked for its
+ * state pays nothing for it), and returns it. Internal.
+ */
+export function attachState<R extends object>(result: R, fields: () => StateFields): R {
+  Object.defineProperty(result, 'state', {
+    configurable: true,
+    enumerable: false,
+    get(this: R) {
+      const value = writeState(fields());
+      Object.defineProperty(this, 'state', { value, configurable: true, enumerable: false });
+      return value;
+    },
+  });
+  return result;
+}
+
+/**
+ * Where a run with `messages` stands (the agent-independent part of the continuation plan: the
+ * agent continuing it decides, from its tools, what runs and what pauses). Internal.
+ */
+export function stepOf(status: RunState['status'], messages: readonly Message[]): RunStateStep {
+  if (status === 'completed') return { kind: 'end' };
+  if (status === 'paused') return { kind: 'decisions' };
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== 'assistant') index--;
+  const turn = messages[index];
+  if (turn === undefined) return { kind: 'model' };
+  const answered = new Set<string>();
+  for (const m of messages.slice(index + 1))
+    if (m.role === 'tool' && m.toolCallId !== undefined) answered.add(m.toolCallId);
+  const calls = turn.toolCalls ?? [];
+  if (calls.length === 0) return index === messages.length - 1 ? { kind: 'final' } : MODEL;
+  const open = [...new Set(calls.map((c) => c.id))].filter((id) => !answered.has(id));
+  return open.length === 0 ? MODEL : { kind: 'tools', calls: open };
+}
+
+const MODEL: RunStateStep = { kind: 'model' };
+
+function invalid(problem: string, cause?: unknown): RunInputError {
+  return new RunInputError(
+    `state is not a golem run state: ${problem}`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+function text(value: unknown, field: string, optional: true): string | undefined;
+function text(value: unknown, field: string, optional?: false): string;
+function text(value: unknown, field: string, optional = false): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string' || value === '') throw invalid(`${field} is not a text`);
+  return value;
+}
+
+function count(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw invalid(`${field} is not a non-negative integer`);
+  return value;
+}
+
+function readUsage(value: unknown): Usage {
+  if (!isRecord(value)) throw invalid('usage is not an object');
+  const usage: Usage = {
+    inputTokens: count(value.inputTokens, 'usage.inputTokens'),
+    outputTokens: count(value.outputTokens, 'usage.outputTokens'),
+  };
+  for (const key of USAGE_DETAILS)
+    if (value[key] !== undefined) usage[key] = count(value[key], `usage.${key}`);
+  return usage;
+}
+
+function readPendingList(value: unknown, group: string): PendingToolCall[] {
+  if (!Array.isArray(value)) throw invalid(`pending.${group} is not an array`);
+  return value.map((entry: unknown, i) => {
+    if (!isRecord(entry)) throw invalid(`pending.${group}[${i}] is not an object`);
+    return {
+      callId: text(entry.callId, `pending.${group}[${i}].callId`),
+      toolName: text(entry.toolName, `pending.${group}[${i}].toolName`),
+      args: typeof entry.args === 'string' ? entry.args : '',
+      reason: typeof entry.reason === 'string' ? entry.reason : '',
+    };
+  });
+}
+
+function readPending(value: unknown): PendingToolCalls | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) throw invalid('pending is not an object');
+  return {
+    approvals: readPendingList(value.approvals ?? [], 'approvals'),
+    external: readPendingList(value.external ?? [], 'external'),
+  };
+}
+
+function readInFlight(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((id) => typeof id !== 'string' || id === ''))
+    throw invalid('inFlight is not an array of call ids');
+  return value as string[];
+}
+
+/**
+ * Reads a state value (the object, or its `JSON.parse`) as untrusted input: every field checked,
+ * the messages decoded by the durable codec and repaired nowhere — a state whose history does
+ * not decode is refused with a `RunInputError` naming the field. Versions newer than this golem
+ * knows are refused; older ones are read through their version (there is only one so far).
+ * Internal.
+ */
+export function readState(value: unknown): ReadState {
+  if (!isRecord(value) || Array.isArray(value)) throw invalid('it is not an object');
+  if (value.format !== FORMAT) throw invalid(`format is not '${FORMAT}'`);
+  const version = count(value.version, 'version');
+  if (version > RUN_STATE_VERSION)
+    throw new RunInputError(
+      `state is version ${version}, written by a newer golem; this golem reads versions up to ${RUN_STATE_VERSION} — upgrade golem to continue it`,
+    );
+  if (version < 1) throw invalid('version is not 1 or more');
+  const status = value.status as RunState['status'];
+  if (!STATUSES.includes(status)) throw invalid(`status is not one of ${STATUSES.join(', ')}`);
+  let messages: Message[];
+  try {
+    messages = parseHistory(value.messages);
+  } catch (cause) {
+    throw invalid(`messages do not decode (${describeError(cause)})`, cause);
+  }
+  const pending = readPending(value.pending);
+  if (status === 'paused' && pending === undefined) throw invalid('a paused state has no pending');
+  const startedAt = count(value.startedAt, 'startedAt');
+  return {
+    origin: {
+      agent: text(value.agent, 'agent'),
+      runId: text(value.runId, 'runId', true),
+      owner: text(value.owner, 'owner', true),
+      conversationId: text(value.conversationId, 'conversationId', true),
+      startedAt,
+    },
+    status,
+    // The step is derived again from what it summarises, so a state cannot claim another one.
+    step: stepOf(status, messages),
+    messages,
+    pending,
+    inFlight: readInFlight(value.inFlight),
+    usage: readUsage(value.usage),
+    requests: count(value.requests, 'requests'),
+    toolCalls: count(value.toolCalls, 'toolCalls'),
+    turns: count(value.turns, 'turns'),
+  };
 }

@@ -8,11 +8,12 @@ import type { LoopEnd } from './loop';
 import { runLoop } from './loop';
 import type { Result } from './result';
 import type { EngineConfig, RunSettings } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 import type { LoopStep, Step } from './step';
 import { MODEL_STEP } from './step';
 import { resolveStep } from './resolve';
-import { zeroCost } from './run-state';
+import { zeroCost } from './run-progress';
+import { attachState, type RunState } from './run-state';
 import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
@@ -30,7 +31,7 @@ import { findModelRetry, retryReason } from './tool-batch';
 export async function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   step: Step = MODEL_STEP,
 ): Promise<Result<Output>> {
   let start: LoopStep;
@@ -53,7 +54,7 @@ export async function executeRun<Deps, Output>(
 async function decodeRounds<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   step: LoopStep,
 ): Promise<Result<Output>> {
   for (let round = 0; ; round++) {
@@ -101,10 +102,29 @@ function decodeContext<Deps>(run: RunSettings<Deps>): DecodeContext {
   return withLazySignal({ deps: run.deps }, run);
 }
 
-/** Records the result on the run's trace (when traced) and returns it. */
-function succeed<Deps, R extends Result<unknown>>(state: RunState<Deps>, result: R): R {
-  state.run.trace?.record({ ok: true, result });
-  return result;
+/**
+ * Gives the result its state value (computed on first read), records it on the run's trace (when
+ * traced) and returns it.
+ */
+function succeed<Deps, R extends Omit<Result<unknown>, 'state'>>(
+  state: RunProgress<Deps>,
+  result: R,
+): R & { readonly state: RunState } {
+  const { origin, completedTurns: turns } = state;
+  attachState(result, () => ({
+    origin: result.runId === undefined ? origin : { ...origin, runId: result.runId },
+    status: result.pending === undefined ? 'completed' : 'paused',
+    messages: result.messages,
+    pending: result.pending,
+    inFlight: [],
+    usage: result.usage,
+    requests: result.requests,
+    toolCalls: result.toolCalls,
+    turns,
+  }));
+  const withState = result as R & { readonly state: RunState };
+  state.run.trace?.record({ ok: true, result: withState as unknown as Result<unknown> });
+  return withState;
 }
 
 function rejection(outputCall: ToolCall | undefined, reason: string) {
@@ -123,8 +143,8 @@ function rejection(outputCall: ToolCall | undefined, reason: string) {
  * (O(history) per run otherwise): nothing appends to it afterwards. Guardrails saw the live array
  * (`ctx.messages`) and may have kept it, so with guardrails the result gets its own copy.
  */
-function evidence<Deps>(config: EngineConfig<Deps>, state: RunState<Deps>) {
-  const evidence: Omit<Result<unknown>, 'output' | 'pending'> = {
+function evidence<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>) {
+  const evidence: Omit<Result<unknown>, 'output' | 'pending' | 'state'> = {
     messages: config.guardrails === undefined ? state.messages : [...state.messages],
     usage: { ...state.usage },
     requests: state.requests,

@@ -13,7 +13,7 @@ import {
   UndeclaredToolError,
 } from './errors';
 import type { EngineConfig } from './run-config';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 import { reasonText, toolRejectedText } from './texts';
 import type { ToolOutcome } from './tool-exec';
 import { executeTool } from './tool-exec';
@@ -50,7 +50,7 @@ export function retryReason(retry: ModelRetry): string {
  */
 export async function runBatch<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   calls: readonly ToolCall[],
   corrections: Map<string, number>,
@@ -160,7 +160,7 @@ function retryLimit<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps> | undefin
 /** Splits the batch into groups (parallel runs of non-sequential calls) and runs them in order. */
 async function executeGroups<Deps>(
   config: EngineConfig<Deps>,
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   calls: readonly ToolCall[],
   tools: readonly Tool<Deps>[],
@@ -265,13 +265,13 @@ function eventBase(turn: number, call: ToolCall) {
 }
 
 /** Emits `tool_start` for `call` (built only when the run is observed). */
-export function emitToolStart<Deps>(state: RunState<Deps>, turn: number, call: ToolCall): void {
+export function emitToolStart<Deps>(state: RunProgress<Deps>, turn: number, call: ToolCall): void {
   if (state.observed) state.emit({ kind: 'tool_start', ...eventBase(turn, call) });
 }
 
 /** Counts one execution and emits its `tool_end` (built only when the run is observed). */
 export function recordToolEnd<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   call: ToolCall,
   outcome: ToolOutcome,
@@ -287,7 +287,7 @@ export function recordToolEnd<Deps>(
 }
 
 function finishEvent<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   call: ToolCall,
   outcome: ToolOutcome,

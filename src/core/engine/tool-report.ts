@@ -1,13 +1,13 @@
 import type { ToolCall } from '../contract/message';
 import type { ToolUpdate } from '../tool/context';
-import type { RunState } from './run-state';
+import type { RunProgress } from './run-progress';
 
 /**
  * The `ToolContext.report` of one execution: each update becomes a `tool_progress` or `tool_log`
  * event carrying a copy of the update. Undefined while nothing observes the run (no cost then).
  */
 export function toolReporter<Deps>(
-  state: RunState<Deps>,
+  state: RunProgress<Deps>,
   turn: number,
   call: ToolCall,
 ): ((update: ToolUpdate) => void) | undefined {

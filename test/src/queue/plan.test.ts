@@ -21,6 +21,7 @@ const resume: RunJob = { ...start, kind: 'resume', results: {}, pausedVersion: 5
 const recover: RunJob = { ...start, kind: 'continue' };
 
 function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): RunRecord {
+  // A record as decodeRun makes it, without the lazy `state` the planner never reads.
   return {
     id: 'r',
     agent: 'a',
@@ -41,7 +42,7 @@ function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): Ru
     owner: undefined,
     output: undefined,
     ...extra,
-  };
+  } as RunRecord;
 }
 
 test('no stored run: a start starts it; a resume or recovery of an unknown run fails', () => {
