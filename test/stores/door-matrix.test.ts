@@ -8,177 +8,41 @@
  * and the run ends as the uninterrupted one did — every call answered once, no completed call's
  * effect repeated. No sleeps: gates and a fake clock only.
  *
- * The queue worker is not a door here: it needs Redis (see test/services/queue).
+ * The scenarios are test/stores/support/door-scenarios.ts, shared with the doors that need more
+ * than this process: the queue worker (test/services/queue/door-matrix.test.ts, on Redis) and
+ * the NestJS helpers (test/nestjs/door-matrix.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UIMessage } from 'ai';
-import {
-  Agent,
-  deferExternal,
-  defineTool,
-  INTERRUPTED_CALL_REASON,
-  loadConversation,
-  loadRun,
-} from 'golem';
+import { INTERRUPTED_CALL_REASON, loadConversation, loadRun } from 'golem';
 import type { Approval, Message, PendingToolCalls, Result, RunStore, StoredRun } from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import { sqliteStore } from 'golem/stores/sqlite';
-import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
-import type { ScriptedToolCall } from 'golem/testing';
 import { chatResponse } from 'golem/ui';
 import type { ChatAgent } from 'golem/ui';
 import { foldMessage, parseSseBytes } from '../ui/ai-client';
+import {
+  CALLS_USAGE,
+  DONE_USAGE,
+  expectedRequests,
+  MIX,
+  pendingPairs,
+  scenarioAgent,
+  SCENARIOS,
+  sum,
+  TOOLS_ONLY,
+} from './support/door-scenarios';
+import type { Decisions, Scenario, ScenarioAgent, ScenarioProcess } from './support/door-scenarios';
 import { FakeClock, forever, gate, resultsPerCall, transcript } from './support/scenario';
-
-// ---------------------------------------------------------------------------------------------
-// The scenarios: the model's first turn calls `calls` (one parallel batch), its second answers
-// "done". A person resolves a pause with `decisions`.
-
-/** How a person resolves a scenario's pause. */
-interface Decisions {
-  approvals?: Record<string, Approval>;
-  external?: Record<string, string>;
-}
-
-/** Pending calls as `[callId, reason]` pairs, by group. */
-interface PendingPairs {
-  approvals: [string, string][];
-  external: [string, string][];
-}
-
-interface Scenario {
-  readonly name: string;
-  readonly calls: readonly ScriptedToolCall[];
-  /** How its pause is resolved; `undefined`: it never pauses. */
-  readonly decisions?: Decisions;
-  /** The pause: its pending calls and its transcript. */
-  readonly pause?: { pending: PendingPairs; transcript: string[] };
-  readonly final: string[];
-  /** The tool effects of an uninterrupted run (`+`: approved, `?`: deferred), sorted. */
-  readonly effects: string[];
-  /** Tool executions counted (`toolCalls`) before the pause, and after it. */
-  readonly executions: readonly number[];
-}
-
-/** The usage of the model's two turns. */
-const CALLS_USAGE = { inputTokens: 5, outputTokens: 1 };
-const DONE_USAGE = { inputTokens: 10, outputTokens: 2 };
-
-const DENIED =
-  'Your tool call was denied: too costly. Do not call it again; continue without its result.';
-
-const TOOLS_ONLY: Scenario = {
-  name: 'tools only',
-  calls: [
-    { id: 'a1', name: 'step', args: { name: 'A' } },
-    { id: 'a2', name: 'step', args: { name: 'B' } },
-  ],
-  final: ['user: go', 'assistant[a1,a2]', 'tool(a1): did A', 'tool(a2): did B', 'assistant: done'],
-  effects: ['a1', 'a2'],
-  executions: [2],
-};
-
-const APPROVED: Scenario = {
-  name: 'an approval granted',
-  calls: [{ id: 'p1', name: 'pay', args: { what: 'rent' } }],
-  decisions: { approvals: { p1: { approved: true } } },
-  pause: {
-    pending: { approvals: [['p1', '']], external: [] },
-    transcript: ['user: go', 'assistant[p1]'],
-  },
-  final: ['user: go', 'assistant[p1]', 'tool(p1): paid rent', 'assistant: done'],
-  effects: ['p1+'],
-  executions: [0, 1],
-};
-
-const DENIED_SCENARIO: Scenario = {
-  name: 'an approval denied',
-  calls: [{ id: 'p1', name: 'pay', args: { what: 'rent' } }],
-  decisions: { approvals: { p1: { approved: false, reason: 'too costly' } } },
-  pause: APPROVED.pause,
-  final: ['user: go', 'assistant[p1]', `tool(p1): ${DENIED}`, 'assistant: done'],
-  effects: [],
-  executions: [0, 0],
-};
-
-const EXTERNAL: Scenario = {
-  name: 'an external result',
-  calls: [{ id: 'x1', name: 'ask', args: { q: 'weather' } }],
-  decisions: { external: { x1: 'sunny' } },
-  pause: {
-    pending: { approvals: [], external: [['x1', 'by hand']] },
-    transcript: ['user: go', 'assistant[x1]'],
-  },
-  final: ['user: go', 'assistant[x1]', 'tool(x1): sunny', 'assistant: done'],
-  effects: ['x1?'],
-  executions: [0, 0], // a deferral is not counted
-};
-
-const MIX: Scenario = {
-  name: 'a mix in one batch',
-  calls: [
-    { id: 'a1', name: 'step', args: { name: 'A' } },
-    { id: 'p1', name: 'pay', args: { what: 'rent' } },
-    { id: 'p2', name: 'pay', args: { what: 'a yacht' } },
-    { id: 'x1', name: 'ask', args: { q: 'weather' } },
-  ],
-  decisions: {
-    approvals: { p1: { approved: true }, p2: { approved: false, reason: 'too costly' } },
-    external: { x1: 'sunny' },
-  },
-  pause: {
-    pending: {
-      approvals: [
-        ['p1', ''],
-        ['p2', ''],
-      ],
-      external: [['x1', 'by hand']],
-    },
-    transcript: ['user: go', 'assistant[a1,p1,p2,x1]', 'tool(a1): did A'],
-  },
-  final: [
-    'user: go',
-    'assistant[a1,p1,p2,x1]',
-    'tool(a1): did A',
-    'tool(p1): paid rent',
-    `tool(p2): ${DENIED}`,
-    'tool(x1): sunny',
-    'assistant: done',
-  ],
-  effects: ['a1', 'p1+', 'x1?'],
-  executions: [1, 1],
-};
-
-const SCENARIOS: Scenario[] = [TOOLS_ONLY, APPROVED, DENIED_SCENARIO, EXTERNAL, MIX];
-
-function sum(a: typeof CALLS_USAGE, b: typeof CALLS_USAGE): typeof CALLS_USAGE {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-  };
-}
-
-/** The model requests an uninterrupted run makes: the transcript before each assistant turn. */
-function expectedRequests(final: readonly string[]): string[][] {
-  return final.flatMap((line, i) => (line.startsWith('assistant') ? [final.slice(0, i)] : []));
-}
-
-function pendingPairs(pending: PendingToolCalls | undefined): PendingPairs | undefined {
-  if (pending === undefined) return undefined;
-  return {
-    approvals: pending.approvals.map((c) => [c.callId, c.reason]),
-    external: pending.external.map((c) => [c.callId, c.reason]),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // A "process": its operations in order — model calls, tool bodies, store writes — and the
 // effects of its tools. Given `dieAt`, it dies at that operation: it never returns, and nothing
 // the process does afterwards returns either (as if it were killed there).
 
-class Proc {
+class Proc implements ScenarioProcess {
   readonly ops: string[] = [];
   readonly effects: string[] = [];
   readonly requests: string[][] = [];
@@ -201,6 +65,14 @@ class Proc {
       this.death.open();
       return forever();
     }
+  }
+
+  effect(effect: string): void {
+    this.effects.push(effect);
+  }
+
+  asked(request: string[]): void {
+    this.requests.push(request);
   }
 }
 
@@ -241,57 +113,12 @@ function processStore(inner: RunStore, proc: Proc): RunStore {
   return store;
 }
 
-type TestAgent = Agent<unknown, string, true>;
+type TestAgent = ScenarioAgent;
 
 /** The scenario's agent in process `proc`, on `store` (its writes the process's) if any. */
 function agentOf(scenario: Scenario, proc: Proc, store: RunStore | undefined): TestAgent {
-  const step = defineTool({
-    name: 'step',
-    description: 'Do one step.',
-    schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-    execute: async (args, ctx) => {
-      await proc.reach(`tool ${ctx.callId}`);
-      proc.effects.push(`${ctx.callId}${ctx.approved ? '+' : ''}`);
-      return `did ${(args as { name: string }).name}`;
-    },
-  });
-  const pay = defineTool({
-    name: 'pay',
-    description: 'Pay for something.',
-    schema: { type: 'object', properties: { what: { type: 'string' } }, required: ['what'] },
-    approval: true,
-    execute: async (args, ctx) => {
-      await proc.reach(`tool ${ctx.callId}`);
-      proc.effects.push(`${ctx.callId}${ctx.approved ? '+' : ''}`);
-      return `paid ${(args as { what: string }).what}`;
-    },
-  });
-  const ask = defineTool({
-    name: 'ask',
-    description: 'Ask a person.',
-    schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
-    execute: async (_args, ctx) => {
-      await proc.reach(`tool ${ctx.callId}`);
-      proc.effects.push(`${ctx.callId}?`);
-      throw deferExternal('by hand');
-    },
-  });
-  // Stateless: the turn is the number of assistant turns in the request.
-  const model = new StreamFunctionModel(async (request, emit) => {
-    const turn = request.messages.filter((m) => m.role === 'assistant').length;
-    await proc.reach(`model ${turn}`);
-    proc.requests.push(transcript(request.messages));
-    if (turn === 0) return toolCallResponse(scenario.calls, CALLS_USAGE);
-    await emit({ content: 'do' });
-    await emit({ content: 'ne' });
-    return textResponse('done', DONE_USAGE);
-  });
-  return new Agent<unknown, string, true>({
-    model,
-    tools: [step, pay, ask],
+  return scenarioAgent(scenario, proc, {
     store: store === undefined ? undefined : processStore(store, proc),
-    parallelToolCalls: true,
-    deferredTools: true,
   });
 }
 

@@ -6,9 +6,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DoorChildConfig } from './door-child';
 import type { ChildConfig } from './worker-child';
 
 const CHILD = join(__dirname, 'worker-child.ts');
+/** The door matrix's worker script (door-child.ts): pass it as `WorkerProcess`'s `script`. */
+export const DOOR_CHILD = join(__dirname, 'door-child.ts');
 const ROOT = join(__dirname, '..', '..', '..');
 
 type Message = Record<string, unknown>;
@@ -21,8 +24,9 @@ export class WorkerProcess {
   private stderr = '';
   private exited = false;
 
-  constructor(config: ChildConfig) {
-    this.child = fork(CHILD, [], {
+  /** A worker running `script` (default worker-child.ts) with `config`. */
+  constructor(config: ChildConfig | DoorChildConfig, script: string = CHILD) {
+    this.child = fork(script, [], {
       cwd: ROOT,
       execArgv: ['-r', '@swc-node/register'],
       env: { ...process.env, GOLEM_QUEUE_CHILD: JSON.stringify(config) },
