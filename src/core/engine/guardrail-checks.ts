@@ -41,6 +41,9 @@ export async function runCheck<Deps, T>(
     if (signal.aborted) throw cancellationError(signal);
     throw failed(state, site, `the check threw: ${describeError(cause)}`, cause);
   }
+  // A check that ignored its signal and answered after the run (or its gate) ended reports
+  // nothing: no event may follow the end of a run.
+  if (signal.aborted) throw cancellationError(signal);
   if (answer === undefined || answer === null) return passed(state, site, undefined);
   const action = isRecord(answer) ? answer.action : undefined;
   if (action === 'pass') return passed(state, site, undefined);

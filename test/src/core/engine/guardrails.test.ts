@@ -167,6 +167,43 @@ describe('guardrails: input', () => {
     expect(result.output).toBe('done');
   });
 
+  test('a parallel check that ignores its signal and passes after a sibling tripped reports nothing after the run ended', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let slowAnswered!: () => void;
+    const slowDone = new Promise<void>((resolve) => (slowAnswered = resolve));
+    const log: string[] = [];
+    const agent = new Agent({
+      model: new ScriptedModel([textResponse('hi')]),
+      guardrails: {
+        input: [
+          {
+            name: 'slow',
+            mode: 'parallel',
+            check: async () => {
+              await released; // never looks at ctx.signal
+              slowAnswered();
+              return verdict.pass();
+            },
+          },
+          { name: 'trip', mode: 'parallel', check: () => verdict.trip('no') },
+        ],
+      },
+      onEvent: (e) =>
+        log.push(e.kind === 'guardrail' ? `${e.guardrail.name} ${e.guardrail.outcome}` : e.kind),
+    });
+
+    const error = await failure(agent.run('go'));
+    log.push('settled');
+    release();
+    await slowDone;
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(error.stage).toBe('guardrail');
+    expect(log.at(-1)).toBe('settled');
+    expect(log).not.toContain('slow pass');
+  });
+
   test('a parallel guardrail cannot rewrite: the run fails closed', async () => {
     const agent = new Agent({
       model: new ScriptedModel([textResponse('ok')]),
