@@ -13,7 +13,8 @@ import type { LoopStep, Step } from './step';
 import { MODEL_STEP } from './step';
 import { resolveStep } from './resolve';
 import { zeroCost } from './run-progress';
-import { attachState, type RunState } from './run-state';
+import type { PendingToolCalls } from './deferred-types';
+import { EngineResult, type ResultEvidenceFields } from './run-result';
 import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
@@ -60,11 +61,7 @@ async function decodeRounds<Deps, Output>(
   for (let round = 0; ; round++) {
     const end: LoopEnd = await runLoop(config, state, round === 0 ? step : MODEL_STEP);
     if (end.kind === 'paused')
-      return succeed(state, {
-        ...evidence(config, state),
-        output: undefined,
-        pending: end.pending,
-      });
+      return succeed<Deps, Output>(state, evidence(config, state), undefined, end.pending);
     const response: ModelResponse = end.response;
     let output: Output;
     try {
@@ -93,7 +90,7 @@ async function decodeRounds<Deps, Output>(
         toolName: end.call.name,
       });
     }
-    return succeed(state, { ...evidence(config, state), output });
+    return succeed(state, evidence(config, state), output, undefined);
   }
 }
 
@@ -102,29 +99,16 @@ function decodeContext<Deps>(run: RunSettings<Deps>): DecodeContext {
   return withLazySignal({ deps: run.deps }, run);
 }
 
-/**
- * Gives the result its state value (computed on first read), records it on the run's trace (when
- * traced) and returns it.
- */
-function succeed<Deps, R extends Omit<Result<unknown>, 'state'>>(
+/** The run's result (its state on demand), recorded on the run's trace when traced. */
+function succeed<Deps, Output>(
   state: RunProgress<Deps>,
-  result: R,
-): R & { readonly state: RunState } {
-  const { origin, completedTurns: turns } = state;
-  attachState(result, () => ({
-    origin: result.runId === undefined ? origin : { ...origin, runId: result.runId },
-    status: result.pending === undefined ? 'completed' : 'paused',
-    messages: result.messages,
-    pending: result.pending,
-    inFlight: [],
-    usage: result.usage,
-    requests: result.requests,
-    toolCalls: result.toolCalls,
-    turns,
-  }));
-  const withState = result as R & { readonly state: RunState };
-  state.run.trace?.record({ ok: true, result: withState as unknown as Result<unknown> });
-  return withState;
+  evidence: ResultEvidenceFields,
+  output: Output | undefined,
+  pending: PendingToolCalls | undefined,
+): Result<Output> {
+  const result = new EngineResult(evidence, output, pending, state.origin, state.completedTurns);
+  state.run.trace?.record({ ok: true, result: result as Result<unknown> });
+  return result as Result<Output>;
 }
 
 function rejection(outputCall: ToolCall | undefined, reason: string) {
@@ -144,7 +128,7 @@ function rejection(outputCall: ToolCall | undefined, reason: string) {
  * (`ctx.messages`) and may have kept it, so with guardrails the result gets its own copy.
  */
 function evidence<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>) {
-  const evidence: Omit<Result<unknown>, 'output' | 'pending' | 'state'> = {
+  const evidence: ResultEvidenceFields = {
     messages: config.guardrails === undefined ? state.messages : [...state.messages],
     usage: { ...state.usage },
     requests: state.requests,
