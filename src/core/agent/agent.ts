@@ -34,7 +34,7 @@ import type { Result, RunResult } from '../engine/result';
 import type { EngineConfig } from '../engine/run-config';
 import { RunProgress } from '../engine/run-progress';
 import type { ReadState, RunState, StateOrigin } from '../engine/run-state';
-import { readState } from '../engine/run-state';
+import { readState } from '../engine/read-state';
 import type { Step } from '../engine/step';
 import type { PreparedRun, StoredAgent } from './stored-run';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
