@@ -27,7 +27,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     log(`POST /agents/weather -> ${json.status}`);
     log(`  ${await json.text()}`);
 
-    const bad = await post('', { city: '', days: 9 });
+    const bad = await post('', { city: '', days: 9, units: 'F' }); // `units` is not in the DTO
     log(`POST /agents/weather (bad body) -> ${bad.status}`);
     log(`  ${await bad.text()}`);
 

@@ -93,6 +93,44 @@ test('a bad body is a 400 from the ValidationPipe, and the model is never called
   expect(model.requests).toHaveLength(0);
 });
 
+test('the stream validates its query the same way: a 400 before any event, the model never called', async () => {
+  const model = new TestModel();
+  const base = await start(model);
+  const cases: [string, string[]][] = [
+    [
+      'city=Lagos&days=two',
+      [
+        'days must not be greater than 7',
+        'days must not be less than 0',
+        'days must be an integer number',
+      ],
+    ],
+    ['city=Lagos&days=8', ['days must not be greater than 7']],
+    ['days=1', ['city must be longer than or equal to 1 characters', 'city must be a string']],
+    ['city=Lagos&units=F', ['property units should not exist']],
+  ];
+  for (const [query, message] of cases) {
+    const response = await fetch(`${base}/stream?${query}`);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect({ status: response.status, body: (await response.json()) as unknown }).toEqual({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message },
+    });
+  }
+  expect(model.requests).toHaveLength(0);
+});
+
+test('query strings reach the handler as the DTO, numbers converted (transform)', async () => {
+  const model = new ScriptedModel([textResponse('{"city":"Lima","celsius":17,"summary":"Mild."}')]);
+  const base = await start(model);
+  const events = parseEventStream(await (await fetch(`${base}/stream?city=Lima&days=2`)).text());
+  expect(events.at(-1)?.event).toBe('result');
+  expect(model.requests[0]?.messages.at(-1)).toMatchObject({
+    role: 'user',
+    content: 'Forecast for Lima, 2 days ahead.',
+  });
+});
+
 test("a failed run is a 502 carrying the run's stage", async () => {
   const base = await start(failing());
   const response = await post(base, { city: 'Lagos' });
@@ -224,5 +262,27 @@ describe('human approval with deferred tools', () => {
     const base = await start();
     const paused = await pause(base);
     expect((await post(`${base}/alerts/${paused.runId}`, { decisions: [] })).status).toBe(400);
+  });
+
+  test('each decision is validated too (types, unknown fields); the refused body leaves the run paused', async () => {
+    const base = await start();
+    const repository = app?.get(WeatherRepository, { strict: false }) as WeatherRepository;
+    const paused = await pause(base);
+    const callId = paused.approvals[0]?.callId ?? '';
+    const refused = await post(`${base}/alerts/${paused.runId}`, {
+      decisions: [{ callId, approved: 'yes', approvedBy: 'Ada' }],
+    });
+    expect(await refused.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: [
+        'decisions.0.property approvedBy should not exist',
+        'decisions.0.approved must be a boolean value',
+      ],
+    });
+    expect(repository.subscriptions).toEqual([]);
+    const decisions = [{ callId, approved: true }];
+    expect((await post(`${base}/alerts/${paused.runId}`, { decisions })).status).toBe(200);
+    expect(repository.subscriptions).toEqual(['Ada: Oslo']);
   });
 });
