@@ -47,8 +47,8 @@ export const KINDS = {
  * @type {Record<string, { readme?: string; expect?: RegExp }>}
  */
 export const FIXTURES = {
-  engine: { readme: '### Without decorators' },
-  container: { readme: '## Quick start' },
+  engine: { readme: '## Quick start' },
+  container: { readme: '## Agents as classes, with the container' },
   decorated: { expect: /^decorated: Lagos 31 ForecastArgs Forecast$/m },
   nestjs: { expect: /^nestjs: Lagos 31 closed$/m },
 };

@@ -6,10 +6,12 @@
  * fixture projects with its peers, and compiles and runs the README quick starts (plain engine,
  * container) and the decorated and Nest quick starts under every module kind × TypeScript
  * version of matrix.mjs, with `skipLibCheck: false`. Known limits must still reproduce; anything
- * else failing fails the suite. Finally the oldest peer of each range runs the same quick starts
- * and the repository's suites of the entry points that need peers.
+ * else failing fails the suite. Stage `readme` follows the README's quick start verbatim as a new
+ * user does (readme-stage.mjs) under commonjs, nodenext ESM and bundler. Finally the oldest peer
+ * of each range runs the same quick starts and the repository's suites of the entry points that
+ * need peers.
  *
- *   node scripts/consumer/run.mjs [--stages=pack,alone,matrix,oldest,oldest-jest]
+ *   node scripts/consumer/run.mjs [--stages=pack,alone,readme,matrix,oldest,oldest-jest]
  *        [--ts=5.0.4,5.9.3] [--kinds=commonjs,bundler] [--fixtures=engine,container]
  *        [--nodes=/path/to/node22,/path/to/node24] [--json=FILE] [--keep]
  *
@@ -32,6 +34,7 @@ import {
 import { prepareSet, runMatrix } from './matrix-stage.mjs';
 import { oldestPeersJest } from './oldest-peers.mjs';
 import { aloneInstall, packAndCheck } from './package-checks.mjs';
+import { readmeStage } from './readme-stage.mjs';
 import {
   compile,
   createProjects,
@@ -50,7 +53,9 @@ const args = Object.fromEntries(
 );
 const list = (/** @type {string | undefined} */ value, /** @type {string[]} */ all) =>
   value === undefined ? all : value.split(',').filter((v) => v !== '');
-const STAGES = new Set(list(args.stages, ['pack', 'alone', 'matrix', 'oldest', 'oldest-jest']));
+const STAGES = new Set(
+  list(args.stages, ['pack', 'alone', 'readme', 'matrix', 'oldest', 'oldest-jest']),
+);
 const TS = list(args.ts, TYPESCRIPT);
 const KIND_NAMES = list(args.kinds, Object.keys(KINDS));
 const FIXTURE_NAMES = list(args.fixtures, Object.keys(FIXTURES));
@@ -114,7 +119,11 @@ async function main() {
             createProjects(tmp, 'oldest', packed.tarball, PEERS_OLDEST, sources, ['nodenext-cjs']),
           )
         : undefined;
+    const readmeDone = STAGES.has('readme')
+      ? early(readmeStage({ root: ROOT, tmp, tarball: packed.tarball, parallel: PARALLEL }))
+      : undefined;
     installs.push(tscReady, ...prepared.values(), ...(oldestReady ? [oldestReady] : []));
+    if (readmeDone !== undefined) installs.push(readmeDone);
 
     if (STAGES.has('alone')) {
       const alone = await aloneInstall(tmp, packed);
@@ -126,6 +135,24 @@ async function main() {
       log(`alone: ${alone.core} entry points load without peers; without their peers:`);
       for (const line of alone.messages) log(`  ${line}`);
       log(`alone: done (${secs()})`);
+    }
+
+    if (readmeDone !== undefined) {
+      /** @type {import('./readme-stage.mjs').SetupResult[]} */
+      let results = [];
+      try {
+        results = await readmeDone;
+      } catch (error) {
+        failures.push(`README quick start: ${/** @type {Error} */ (error).message}`);
+      }
+      report.readme = results.map(({ failure: _failure, ...r }) => r);
+      for (const r of results) if (r.failure !== undefined) failures.push(r.failure);
+      const each = results.map(
+        (r) => `${r.setup} ${r.ok ? 'ok' : 'FAILED'} (${(r.ms / 1000).toFixed(0)} s)`,
+      );
+      log(
+        `readme: quick start from README.md, TypeScript ${results[0]?.typescript ?? '?'} — ${each.join(', ')} (${secs()})`,
+      );
     }
 
     const tsc = await tscReady;
