@@ -11,6 +11,11 @@ const { isCheckout, useSources } = require('./from-source');
 
 /** Subcommands: the compiled module and its source (relative to the package root), a summary. */
 const COMMANDS = {
+  init: {
+    module: 'dist/container/cli/init.js',
+    source: 'container/cli/init.ts',
+    summary: 'Scaffold a project: a plain agent, an @Agent class in the container, or a Nest app',
+  },
   schemas: {
     module: 'dist/decorators/cli/schemas.js',
     source: 'decorators/cli/schemas.ts',
@@ -71,12 +76,33 @@ async function run(argv) {
     );
     return 2;
   }
-  const loaded = require(file);
-  if (typeof loaded.main !== 'function') {
-    process.stderr.write(`golem: ${file} does not export main(argv)\n`);
-    return 2;
+  try {
+    const loaded = require(file);
+    if (typeof loaded.main !== 'function') {
+      process.stderr.write(
+        `golem: ${file} does not export main(argv); reinstall golem (or rebuild: npm run build)\n`,
+      );
+      return 2;
+    }
+    return await loaded.main(rest);
+  } catch (error) {
+    // A peer dependency the command needs is not installed: its message names the npm install.
+    if (isMissingPeer(error)) {
+      process.stderr.write(`golem ${name}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
   }
-  return loaded.main(rest);
+}
+
+/** A golem `ConfigError` of reason `missing-peer` (any copy of golem): the fix is an install. */
+function isMissingPeer(error) {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    error.reason === 'missing-peer' &&
+    typeof error.message === 'string'
+  );
 }
 
 run(process.argv.slice(2)).then(

@@ -53,7 +53,7 @@ export function findAgent(loaded: unknown, exportName: string, file: string): Lo
   if (!Object.prototype.hasOwnProperty.call(exports, exportName)) {
     const agents = values.filter(([, value]) => isAgentClass(value)).map(([name]) => name);
     throw new UsageError(
-      `${file} exports no ${JSON.stringify(exportName)}; ${agents.length === 0 ? 'it exports no @Agent class' : `its @Agent classes: ${agents.join(', ')}`}`,
+      `${file} exports no ${JSON.stringify(exportName)}; ${agents.length === 0 ? `it exports no @Agent class: export the class (export class ${exportName})` : `its @Agent classes: ${agents.join(', ')}`}`,
     );
   }
   return { agent: exports[exportName] as AgentClass, modules };

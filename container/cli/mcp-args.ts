@@ -1,4 +1,5 @@
 import { UsageError } from '../../decorators/cli/args';
+import { depsHelp, parseDepsOption, splitFlag, type DepsSource } from './run-args';
 
 /** The parsed command line of `golem mcp serve`. */
 export interface McpServeArgs {
@@ -12,12 +13,14 @@ export interface McpServeArgs {
   readonly model: string | undefined;
   /** What of a decorated agent class to serve. */
   readonly expose: 'both' | 'tools' | 'agent';
+  /** The deps of every call (`--deps`, as `golem run`), if given. */
+  readonly deps: DepsSource | undefined;
   readonly help: boolean;
 }
 
 /** Usage text of `golem mcp`. */
 export const MCP_USAGE = `usage: golem mcp serve <module> <ExportName> [--http] [--port N] [--host H]
-                       [--model <spec>] [--expose both|tools|agent]
+                       [--model <spec>] [--deps <json|module>] [--expose both|tools|agent]
 
 Serves an export of the module as an MCP server, over stdio (default) or Streamable HTTP:
   - an @Agent class: resolved through a container (as golem run does); its @Tool methods become
@@ -29,6 +32,7 @@ Serves an export of the module as an MCP server, over stdio (default) or Streama
   --port N           HTTP port; default 0 (a free port)
   --host H           HTTP interface; default 127.0.0.1
   --model <spec>     the agent class's model (see golem run --help)
+${depsHelp(21)}
   --expose <what>    for an @Agent class: both (default), tools or agent
   -h, --help         show this help
 
@@ -47,26 +51,33 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
       host: '127.0.0.1',
       model: undefined,
       expose: 'both',
+      deps: undefined,
       help: true,
     };
   }
-  if (sub !== 'serve') throw new UsageError(`unknown subcommand "${sub}" (only "serve")`);
+  if (sub !== 'serve')
+    throw new UsageError(
+      `unknown subcommand "${sub}" (only "serve"): golem mcp serve <module> <ExportName>`,
+    );
   const positional: string[] = [];
   let http = false;
   let port = 0;
   let host = '127.0.0.1';
   let model: string | undefined;
   let expose: McpServeArgs['expose'] = 'both';
+  let deps: DepsSource | undefined;
   let help = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
+    const [flag, inline] = splitFlag(arg);
     const value = (): string => {
-      const next = rest[++i];
-      if (next === undefined || next.trim() === '') throw new UsageError(`${arg} needs a value`);
+      const next = inline ?? rest[++i];
+      if (next === undefined || next.trim() === '') throw new UsageError(`${flag} needs a value`);
       return next;
     };
-    switch (arg) {
+    switch (flag) {
       case '--http':
+        if (inline !== undefined) throw new UsageError('--http takes no value');
         http = true;
         break;
       case '--port': {
@@ -82,6 +93,10 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
       case '--model':
         model = value().trim();
         break;
+      case '--deps':
+        if (deps !== undefined) throw new UsageError('--deps is given twice');
+        deps = parseDepsOption(value());
+        break;
       case '--expose': {
         const text = value();
         if (text !== 'both' && text !== 'tools' && text !== 'agent')
@@ -94,15 +109,21 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
         help = true;
         break;
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+        if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
   }
   const [module = '', exportName = '', ...extra] = positional;
   if (!help) {
     if (module === '') throw new UsageError('no module given');
-    if (exportName === '') throw new UsageError('no export name given');
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    if (exportName === '')
+      throw new UsageError(
+        'no export name given (the @Agent class, Tool, Tools or Agent to serve)',
+      );
+    if (extra.length > 0)
+      throw new UsageError(
+        `unexpected argument ${JSON.stringify(extra[0])}: serve takes one module and one export name`,
+      );
   }
-  return { module, exportName, http, port, host, model, expose, help };
+  return { module, exportName, http, port, host, model, expose, deps, help };
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { ServiceIdentifier } from 'inversify';
 import { resolve } from 'node:path';
 import type { Tool } from '../../src/core/index';
-import { describeError } from '../../src/core/index';
+import { ConfigError } from '../../src/core/index';
 import {
   createMcpServer,
   reserveStdoutForMcp,
@@ -18,8 +18,11 @@ import {
   type McpServedAgent,
   type McpStdoutReservation,
 } from '../../src/mcp/index';
+import { isModuleNotFound } from '../../src/core/kit/missing-peer';
 import { UsageError } from '../../decorators/cli/args';
 import { classTools, compileAgentClass, snakeCase } from '../../decorators/index';
+import { loadDeps, NO_DEPS_HINT, type LoadedDeps } from './deps';
+import { failureText } from './failure';
 import { defaultRunLoader, findAgent } from './load-agent';
 import { MCP_USAGE, parseMcpArgs, type McpServeArgs } from './mcp-args';
 import { prepare, type RunIO } from './run';
@@ -30,6 +33,29 @@ export interface McpIO extends RunIO {
   until?: Promise<void>;
   /** Receives the HTTP endpoint once listening. */
   onListening?: (url: string) => void;
+  /**
+   * Loads the server side of the MCP SDK (an optional peer dependency), throwing when it is not
+   * installed; default `require`. Tests simulate a missing install with it.
+   */
+  loadSdk?: () => unknown;
+}
+
+/** The MCP SDK: an optional peer dependency of golem, needed to serve. */
+const SDK = '@modelcontextprotocol/sdk';
+
+/** Loads the SDK's server entry, as `createMcpServer` does; throws when it is not installed. */
+function requireServerSdk(): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, checked before serving
+  return require('@modelcontextprotocol/sdk/server/index.js');
+}
+
+/** Whether `error` says the SDK is not installed (a failed load, or golem's `missing-peer`). */
+function isSdkMissing(error: unknown): boolean {
+  if (ConfigError.is(error, undefined, 'missing-peer'))
+    return error.packages?.includes(SDK) ?? false;
+  if (!isModuleNotFound(error)) return false;
+  const message: unknown = (error as { message?: unknown }).message;
+  return typeof message === 'string' && message.includes(`'${SDK}`);
 }
 
 type Served = { tools: Tool[]; agents: McpServedAgent<unknown>[]; name: string };
@@ -97,7 +123,7 @@ function servedFrom(loaded: unknown, args: McpServeArgs, file: string, io: RunIO
     };
   }
   throw new UsageError(
-    `${args.exportName} is not an @Agent class, a Tool, an array of Tools or an Agent`,
+    `${args.exportName} is not an @Agent class, a Tool, an array of Tools or an Agent; export one of those under the name you serve`,
   );
 }
 
@@ -129,9 +155,18 @@ export async function mcpCommand(argv: readonly string[], io: McpIO = {}): Promi
     out(MCP_USAGE);
     return 0;
   }
+  try {
+    (io.loadSdk ?? requireServerSdk)();
+  } catch (error) {
+    if (!isSdkMissing(error)) throw error;
+    err(
+      `golem mcp: serving needs ${SDK}, an optional peer dependency of golem that is not installed: npm install ${SDK}`,
+    );
+    return 2;
+  }
   const file = resolve(io.cwd ?? process.cwd(), args.module);
   if (!existsSync(file)) {
-    err(`golem mcp: no such file: ${file}`);
+    err(`golem mcp: no such file: ${file}; give the path of the module that exports what to serve`);
     return 2;
   }
   // Over stdio, stdout is the protocol's from here on: whatever the served module writes there —
@@ -152,15 +187,34 @@ async function serve(
   err: (line: string) => void,
   reservation: McpStdoutReservation | undefined,
 ): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const env = io.env ?? process.env;
+  const load = io.load ?? defaultRunLoader(cwd);
   let served: Served;
+  let deps: LoadedDeps;
   try {
-    const loaded = await (io.load ?? defaultRunLoader(io.cwd ?? process.cwd()))(file);
+    const loaded = await load(file);
     served = servedFrom(loaded, args, file, io);
+    deps = await loadDeps(args.deps, cwd, load);
   } catch (error) {
-    err(`golem mcp: ${describeError(error)}`);
+    err(`golem mcp: ${failureText(error, env)}`);
     return 2;
   }
-  const server = createMcpServer({ name: served.name, tools: served.tools, agents: served.agents });
+  let hinted = false;
+  const server = createMcpServer<unknown>({
+    name: served.name,
+    tools: served.tools,
+    agents: served.agents,
+    ...deps,
+    // The client gets the opaque `tool <name> failed`; the operator reads why here.
+    onError: (error, toolName) => {
+      err(`golem mcp: tool ${toolName} failed: ${failureText(error, env)}`);
+      if (args.deps === undefined && !hinted) {
+        hinted = true;
+        err(`golem mcp: ${NO_DEPS_HINT}`);
+      }
+    },
+  });
   const names = server.tools.map((t) => t.name).join(', ');
   const until = io.until ?? stopSignal();
   if (args.http) {

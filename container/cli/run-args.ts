@@ -12,14 +12,32 @@ export interface RunArgs {
   readonly prompt: string;
   /** The model string or binding name for the agent's model; default detected from the env. */
   readonly model: string | undefined;
-  /** The run's deps, parsed from JSON. */
-  readonly deps: unknown;
-  readonly hasDeps: boolean;
+  /** Where the run's deps come from (`--deps`), if given; {@link loadDeps} reads them. */
+  readonly deps: DepsSource | undefined;
   readonly help: boolean;
 }
 
+/**
+ * Where `--deps` takes the deps from (`golem run` and `golem mcp serve` alike): JSON text, or a
+ * module file exporting them (see {@link depsHelp}).
+ */
+export type DepsSource =
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'module'; readonly path: string };
+
+/** The help lines of `--deps`, shared by the commands that take it; `column`: the text's indent. */
+export function depsHelp(column: number): string {
+  const pad = ' '.repeat(column);
+  return [
+    '  --deps <json|module>',
+    `${pad}the deps every run receives (RunContext.deps): JSON, e.g. '{"name":"Ada"}',`,
+    `${pad}or a module (./deps.ts, ./deps.js) exporting them as \`deps\` or as its default`,
+    `${pad}export — a value, or a function (async allowed) called once to build them`,
+  ].join('\n');
+}
+
 /** Usage text of `golem run`. */
-export const RUN_USAGE = `usage: golem run <module> <ExportName> "<prompt>" [--model <spec>] [--deps <json>]
+export const RUN_USAGE = `usage: golem run <module> <ExportName> "<prompt>" [--model <spec>] [--deps <json|module>]
 
 Loads the module, resolves the exported @Agent class through a container (constructor
 injection; the module's exported ContainerModules are loaded first), runs it on the prompt and
@@ -30,10 +48,12 @@ prints the output, each message and the usage.
                   module; default: the module's binding, else detected from the environment
                   (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, GOLEM_LOCAL_BASE_URL),
                   else test (offline)
-  --deps <json>   the run's deps, as JSON (e.g. '{"name":"Ada"}')
+${depsHelp(18)}
   -h, --help      show this help`;
 
-function splitOnce(arg: string): [string, string] {
+/** `--flag=value` as `[flag, value]`; any other argument as `[arg, undefined]`. */
+export function splitFlag(arg: string): [string, string | undefined] {
+  if (!arg.startsWith('--') || !arg.includes('=')) return [arg, undefined];
   const at = arg.indexOf('=');
   return [arg.slice(0, at), arg.slice(at + 1)];
 }
@@ -46,8 +66,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
+    const [flag, inline] = splitFlag(arg);
     const value = (): string => {
       const next = inline ?? argv[++i];
       if (next === undefined || next.trim() === '') throw new UsageError(`${flag} needs a value`);
@@ -86,16 +105,27 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
     exportName,
     prompt: prompt ?? '',
     model,
-    deps: depsText === undefined ? undefined : parseDeps(depsText),
-    hasDeps: depsText !== undefined,
+    deps: depsText === undefined ? undefined : parseDepsOption(depsText),
     help,
   };
 }
 
-function parseDeps(text: string): unknown {
+/** Text plainly meant as JSON rather than a path: an object, an array or a string. */
+const LOOKS_LIKE_JSON = /^[{["]/;
+
+/**
+ * The value of `--deps`: JSON when it parses as JSON (or plainly tries to: `{…`, `[…`), else a
+ * module path, loaded later (`loadDeps` in ./deps). Throws {@link UsageError} for broken JSON.
+ */
+export function parseDepsOption(text: string): DepsSource {
+  const trimmed = text.trim();
   try {
-    return JSON.parse(text) as unknown;
+    return { kind: 'json', value: JSON.parse(trimmed) as unknown };
   } catch (error) {
-    throw new UsageError(`--deps is not valid JSON: ${describeError(error)}`);
+    if (LOOKS_LIKE_JSON.test(trimmed))
+      throw new UsageError(
+        `--deps is not valid JSON: ${describeError(error)}; quote the JSON for the shell, e.g. --deps '{"name":"Ada"}'`,
+      );
   }
+  return { kind: 'module', path: trimmed };
 }

@@ -1,5 +1,5 @@
 /**
- * `golem run <module> <ExportName> "<prompt>" [--model <spec>] [--deps <json>]`: resolves an
+ * `golem run <module> <ExportName> "<prompt>" [--model <spec>] [--deps <json|module>]`: resolves an
  * exported `@Agent` class through a container, runs it and prints the output, each message and
  * the usage. The bin (`bin/golem.js`) calls {@link main}; tests call {@link runCommand}.
  */
@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Container } from 'inversify';
 import type { Result } from '../../src/core/index';
-import { describeError, RunError } from '../../src/core/index';
+import { RunError } from '../../src/core/index';
 import type {
   ResolveEnvironment,
   ResolveModelOptions,
@@ -30,6 +30,8 @@ import {
   type LoadedAgentModule,
   type ModuleLoader,
 } from './load-agent';
+import { loadDeps, NO_DEPS_HINT, type LoadedDeps } from './deps';
+import { failureText } from './failure';
 import { messageLine, resultLines } from './print-result';
 import { parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args';
 
@@ -129,32 +131,29 @@ export async function runCommand(argv: readonly string[], io: RunIO = {}): Promi
   }
   const file = resolve(io.cwd ?? process.cwd(), args.module);
   if (!existsSync(file)) {
-    err(`golem run: no such file: ${file}`);
+    err(`golem run: no such file: ${file}; give the path of the module that exports the agent`);
     return RUN_EXIT.usage;
   }
+  const cwd = io.cwd ?? process.cwd();
+  const load = io.load ?? defaultRunLoader(cwd);
   let prepared: Prepared;
+  let deps: LoadedDeps;
   try {
-    const loaded = await (io.load ?? defaultRunLoader(io.cwd ?? process.cwd()))(file);
+    const loaded = await load(file);
     prepared = prepare(findAgent(loaded, args.exportName, file), args, io);
+    deps = await loadDeps(args.deps, cwd, load);
   } catch (error) {
-    err(`golem run: ${describeError(error)}`);
+    err(`golem run: ${failureText(error, io.env ?? process.env)}`);
     return RUN_EXIT.usage;
   }
   out(`agent: ${args.exportName}`);
   out(prepared.modelLine);
   let result: Result<unknown>;
   try {
-    result = await prepared.agent.run(args.prompt, args.hasDeps ? { deps: args.deps } : {});
+    result = await prepared.agent.run(args.prompt, deps);
   } catch (error) {
-    err(
-      RunError.is(error)
-        ? `golem run: the run failed at the ${error.stage} stage: ${describeError(error.cause)}`
-        : `golem run: ${describeError(error)}`,
-    );
-    if (!args.hasDeps)
-      err(
-        `golem run: no --deps was given; if the agent reads deps, pass them as JSON: --deps '{"name":"Ada"}'`,
-      );
+    err(`golem run: ${failureText(error, io.env ?? process.env)}`);
+    if (args.deps === undefined) err(`golem run: ${NO_DEPS_HINT}`);
     if (RunError.is(error) && error.partial !== undefined) {
       err('messages before the failure:');
       for (const message of error.partial.messages) err(`  ${messageLine(message)}`);

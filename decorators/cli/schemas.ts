@@ -58,7 +58,9 @@ export async function schemasCommand(argv: readonly string[], io: SchemasIO = {}
   const files = args.files.map((file) => resolve(cwd, file));
   const missing = files.filter((file) => !existsSync(file));
   if (missing.length > 0) {
-    err(`golem schemas: no such file: ${missing.join(', ')}`);
+    err(
+      `golem schemas: no such file: ${missing.join(', ')}; give the paths of the .ts files that declare the types`,
+    );
     return EXIT.usage;
   }
   let types: TypeSchemas;
@@ -71,7 +73,7 @@ export async function schemasCommand(argv: readonly string[], io: SchemasIO = {}
   const unknown = args.types.filter((name) => !types.names.includes(name));
   if (unknown.length > 0) {
     err(
-      `golem schemas: no type named ${unknown.join(', ')} in the files (found: ${types.names.join(', ')})`,
+      `golem schemas: no type named ${unknown.join(', ')} in the files; --type takes one of: ${types.names.join(', ')}`,
     );
     return EXIT.usage;
   }
@@ -124,7 +126,7 @@ async function check(
   const checked = names.filter((name) => classes.has(name));
   if (checked.length === 0) {
     err(
-      'golem schemas --check: no decorated DTO classes found in the files (are they declared there?)',
+      'golem schemas --check: no decorated DTO classes found in the files; pass the files that declare classes with class-validator decorators (e.g. @IsString())',
     );
     return EXIT.failed;
   }

@@ -7,7 +7,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel, TestModel } from 'golem/testing';
-import { parseRunArgs, UsageError } from '../../container/cli/run-args';
+import {
+  parseDepsOption,
+  parseRunArgs,
+  UsageError,
+  type DepsSource,
+} from '../../container/cli/run-args';
+import * as factory from './fixtures/deps-factory';
 import { RUN_EXIT, runCommand, type RunIO } from '../../container/cli/run';
 
 const mainJob = join(__dirname, '..', '..', 'examples', 'main-job', 'weather.agent.ts');
@@ -120,15 +126,26 @@ describe('golem run', () => {
     expect(exit).toBe(RUN_EXIT.failed);
     expect(stdout).toEqual(['agent: FastAgent', 'model: scripted (binding "fast", --model test)']);
     expect(stderr[0]).toBe('golem run: the run failed at the model stage: provider down');
-    expect(stderr[1]).toMatch(/no --deps was given; if the agent reads deps, pass them as JSON/);
+    expect(stderr[1]).toBe(
+      `golem run: no --deps was given; if the agent reads its deps (ctx.deps), pass them: --deps '{"name":"Ada"}' or --deps ./deps.ts (export const deps = { … })`,
+    );
   });
 
   test.each<[string, string[], RegExp]>([
-    ['a missing file', ['nope.ts', 'A', 'hi'], /^golem run: no such file: .*nope\.ts$/],
+    [
+      'a missing file',
+      ['nope.ts', 'A', 'hi'],
+      /^golem run: no such file: .*nope\.ts; give the path of the module that exports the agent$/,
+    ],
     [
       'a missing export',
       ['fixtures/cli-agents.ts', 'Nope', 'hi'],
       /exports no "Nope"; its @Agent classes: FastAgent, WeatherAgent$/,
+    ],
+    [
+      'an export of a module without agent classes',
+      ['fixtures/deps-none.ts', 'WeatherAgent', 'hi'],
+      /deps-none\.ts exports no "WeatherAgent"; it exports no @Agent class: export the class \(export class WeatherAgent\)$/,
     ],
     [
       'a class without @Agent',
@@ -151,13 +168,79 @@ describe('golem run', () => {
     expect(stderr[0]).toMatch(message);
   });
 
-  test('a run that needs deps but got none exits 1 with a hint', async () => {
+  test('a run that needs deps but got none exits 1 naming --deps', async () => {
     const { exit, stderr } = await run(['fixtures/cli-agents.ts', 'WeatherAgent', 'hi']);
     expect(exit).toBe(RUN_EXIT.failed);
-    expect(stderr[0]).toMatch(
-      /^golem run: .*Cannot read properties of undefined \(reading 'name'\)/,
+    expect(stderr).toEqual([
+      "golem run: the run could not start: instructions function 1 failed: Cannot read properties of undefined (reading 'name')",
+      `golem run: no --deps was given; if the agent reads its deps (ctx.deps), pass them: --deps '{"name":"Ada"}' or --deps ./deps.ts (export const deps = { … })`,
+    ]);
+  });
+
+  test('--deps <module> takes the deps from its `deps` export', async () => {
+    const { exit, stdout, stderr } = await run([
+      'fixtures/cli-agents.ts',
+      'WeatherAgent',
+      'hi',
+      '--model=test',
+      '--deps',
+      'fixtures/deps-value.ts',
+    ]);
+    expect(stderr).toEqual([]);
+    expect(exit).toBe(RUN_EXIT.ok);
+    expect(stdout).toContain('  system: You are a weather assistant. The user is Grace.');
+  });
+
+  test('--deps <module> calls a default-exported function once and awaits it', async () => {
+    const { exit, stdout } = await run([
+      'fixtures/cli-agents.ts',
+      'WeatherAgent',
+      'hi',
+      '--deps=./fixtures/deps-factory.ts',
+    ]);
+    expect(exit).toBe(RUN_EXIT.ok);
+    expect(stdout).toContain('  system: You are a weather assistant. The user is Lin.');
+    expect(factory.calls).toBe(1);
+  });
+
+  test.each<[string, string, string]>([
+    [
+      'a module exporting no deps',
+      'fixtures/deps-none.ts',
+      `golem run: --deps fixtures/deps-none.ts: ${join(__dirname, 'fixtures', 'deps-none.ts')} exports neither \`deps\` nor a default export; add \`export const deps = { … }\` (or a function returning them)`,
+    ],
+    [
+      'neither JSON nor a file',
+      'Ada',
+      `golem run: --deps Ada is neither JSON nor an existing module (no such file: ${join(__dirname, 'Ada')}); pass --deps '{"name":"Ada"}' or --deps ./deps.ts (export const deps = { … })`,
+    ],
+  ])('--deps with %s exits 2 saying what to pass', async (_name, deps, message) => {
+    const { exit, stdout, stderr } = await run([
+      'fixtures/cli-agents.ts',
+      'WeatherAgent',
+      'hi',
+      '--deps',
+      deps,
+    ]);
+    expect(exit).toBe(RUN_EXIT.usage);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([message]);
+  });
+
+  test('a failure never prints the value of a secret variable of the environment', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const { exit, stderr } = await run(
+      ['fixtures/cli-agents.ts', 'FastAgent', 'hi', '--model', 'test'],
+      {
+        env: { OPENAI_API_KEY: key },
+        testModel: () => new ScriptedModel([new Error(`401: invalid key ${key}`)]),
+      },
     );
-    expect(stderr[1]).toMatch(/^golem run: no --deps was given/);
+    expect(exit).toBe(RUN_EXIT.failed);
+    expect(stderr[0]).toBe(
+      'golem run: the run failed at the model stage: 401: invalid key [redacted]',
+    );
+    expect(stderr.join('\n')).not.toContain(key);
   });
 
   test('--help prints the usage and exits 0', async () => {
@@ -174,8 +257,7 @@ describe('golem run arguments', () => {
       exportName: 'A',
       prompt: 'a prompt',
       model: 'test',
-      deps: [1],
-      hasDeps: true,
+      deps: { kind: 'json', value: [1] },
       help: false,
     });
   });
@@ -191,8 +273,27 @@ describe('golem run arguments', () => {
     [['m.js', 'A', 'hi', '--model'], '--model needs a value'],
     [['m.js', 'A', 'hi', '--model', 'a', '--model', 'b'], '--model is given twice'],
     [['m.js', 'A', 'hi', '--verbose'], 'unknown option --verbose'],
-  ])('%j is a usage error: %s', (argv, message) => {
-    expect(() => parseRunArgs(argv)).toThrow(new UsageError(message));
+    [
+      ['m.js', 'A', 'hi', '--deps', '{"name":'],
+      // JSON.parse's own words differ between Node versions.
+      /^--deps is not valid JSON: .+; quote the JSON for the shell, e\.g\. --deps '\{"name":"Ada"\}'$/,
+    ],
+    [['m.js', 'A', 'hi', '--deps', '[]', '--deps', '{}'], '--deps is given twice'],
+  ])('%j is a usage error: %s', (argv, message: string | RegExp) => {
+    if (typeof message === 'string')
+      expect(() => parseRunArgs(argv)).toThrow(new UsageError(message));
+    else expect(() => parseRunArgs(argv)).toThrow(message);
+  });
+
+  test.each<[string, DepsSource]>([
+    ['{"name":"Ada"}', { kind: 'json', value: { name: 'Ada' } }],
+    [' [1, 2] ', { kind: 'json', value: [1, 2] }],
+    ['42', { kind: 'json', value: 42 }],
+    ['null', { kind: 'json', value: null }],
+    ['./deps.ts', { kind: 'module', path: './deps.ts' }],
+    ['config/deps.js', { kind: 'module', path: 'config/deps.js' }],
+  ])('--deps %j is %j', (text, source) => {
+    expect(parseDepsOption(text)).toEqual(source);
   });
 
   test('a usage error prints the message and the usage and exits 2', async () => {
@@ -245,5 +346,20 @@ describe('bin/golem.js run', () => {
     const result = golem('run', 'm.js', 'A', 'hi', '--model', 'test');
     expect(result.stdout.trim()).toBe('["m.js","A","hi","--model","test"]');
     expect(result.status).toBe(1);
+  });
+
+  test('a missing peer dependency of a command: its install command in one line, exit 2', () => {
+    mkdirSync(join(root, 'dist', 'container', 'cli'), { recursive: true });
+    // What a command module throws on load when `../peers` finds a peer missing.
+    writeFileSync(
+      join(root, 'dist', 'container', 'cli', 'mcp.js'),
+      "const e = new Error('golem/container needs the package inversify, a peer dependency of golem that is not installed: run `npm install inversify`');\n" +
+        "e.reason = 'missing-peer';\nthrow e;\n",
+    );
+    const result = golem('mcp', 'serve', 'm.js', 'A');
+    expect(result.stderr).toBe(
+      'golem mcp: golem/container needs the package inversify, a peer dependency of golem that is not installed: run `npm install inversify`\n',
+    );
+    expect(result.status).toBe(2);
   });
 });

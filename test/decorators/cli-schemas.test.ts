@@ -1,6 +1,7 @@
 /**
  * `golem schemas`, called as a function over a temporary folder of .ts files. One
- * typescript-json-schema program for the whole file (1–3 s): emit and check in one invocation.
+ * typescript-json-schema program per invocation (a second or two of CPU): emit and check in one,
+ * and a few more for types across files and packages and for the errors that need a program.
  */
 import {
   mkdtempSync,
@@ -13,6 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { schemasCommand } from '../../decorators/cli/schemas';
+import { ownFilesOnly } from '../../decorators/cli/type-schemas';
 
 const files: Record<string, string> = {
   'agree.ts': `
@@ -48,6 +50,16 @@ export interface Shape {
 }
 
 export type Station = string | number;
+`,
+  'uses.ts': `
+import type { ValidationError } from 'class-validator';
+import type { Shape } from './types';
+
+/** Types from another file of the project and from a package still resolve. */
+export interface Drawing {
+  shape: Shape;
+  problem?: Pick<ValidationError, 'property'>;
+}
 `,
 };
 
@@ -123,5 +135,92 @@ describe('golem schemas', () => {
     expect(stdout.at(-1)).toBe('2 DTO class(es) checked, 1 disagree with their TypeScript types');
     expect(code).toBe(1);
     expect(stderr).toEqual([]);
+  });
+});
+
+/** One more invocation in the same folder; returns its exit code and output. */
+async function again(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const exit = await schemasCommand(argv, {
+    cwd: dir,
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    load: (file) => import(file),
+  });
+  return { exit, out, err };
+}
+
+describe('golem schemas over the project files only', () => {
+  test('a type referring to another file of the project and to a package resolves both', async () => {
+    const { exit, out, err } = await again(['uses.ts', '--type', 'Drawing']);
+    expect(err).toEqual([]);
+    expect(exit).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toEqual({
+      description: 'Types from another file of the project and from a package still resolve.',
+      type: 'object',
+      properties: {
+        shape: { $ref: '#/$defs/Shape' },
+        problem: { $ref: '#/$defs/Pick%3CValidationError%2C%22property%22%3E' },
+      },
+      additionalProperties: false,
+      required: ['shape'],
+      $defs: {
+        Shape: {
+          description: 'A shape the model can draw.',
+          type: 'object',
+          properties: {
+            kind: { enum: ['circle', 'square'], type: 'string' },
+            size: { description: 'Size in centimetres', type: 'number' },
+          },
+          additionalProperties: false,
+          required: ['kind', 'size'],
+        },
+        'Pick<ValidationError,"property">': {
+          type: 'object',
+          properties: { property: { description: expect.any(String) as unknown, type: 'string' } },
+          additionalProperties: false,
+          required: ['property'],
+        },
+      },
+    });
+  }, 30_000);
+
+  test('an unknown --type exits 2 listing the types it can take', async () => {
+    const { exit, err } = await again(['types.ts', '--type', 'Nope']);
+    expect(exit).toBe(2);
+    expect(err).toEqual([
+      'golem schemas: no type named Nope in the files; --type takes one of: Shape, Station',
+    ]);
+  }, 30_000);
+
+  test('--check without decorated DTO classes exits 1 saying which files to pass', async () => {
+    const { exit, err } = await again(['types.ts', '--check']);
+    expect(exit).toBe(1);
+    expect(err).toEqual([
+      'golem schemas --check: no decorated DTO classes found in the files; pass the files that declare classes with class-validator decorators (e.g. @IsString())',
+    ]);
+  }, 30_000);
+
+  test("the generator's index sees the project's sources, not declaration files", () => {
+    const files = [
+      { fileName: '/p/src/a.ts', isDeclarationFile: false },
+      { fileName: '/p/src/b.d.ts', isDeclarationFile: true },
+      { fileName: '/p/node_modules/x/index.ts', isDeclarationFile: false },
+      { fileName: '/p/node_modules/typescript/lib/lib.es5.d.ts', isDeclarationFile: true },
+    ];
+    const program = {
+      checker: 'the checker',
+      getSourceFiles: () => files,
+      getTypeChecker(this: { checker: string }) {
+        return this.checker;
+      },
+    };
+    const narrowed = ownFilesOnly(program);
+    expect(narrowed.getSourceFiles().map((file) => file.fileName)).toEqual(['/p/src/a.ts']);
+    // Everything else is the program's own, bound to it.
+    const { getTypeChecker } = narrowed;
+    expect(getTypeChecker.call(undefined as never)).toBe('the checker');
+    expect(program.getSourceFiles()).toHaveLength(4);
   });
 });

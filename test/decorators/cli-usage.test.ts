@@ -63,7 +63,9 @@ describe('golem schemas arguments', () => {
   test('a missing file exits 2 naming it', async () => {
     const { exit, stderr } = await run(['missing.ts']);
     expect(exit).toBe(EXIT.usage);
-    expect(stderr).toEqual([`golem schemas: no such file: ${join(__dirname, 'missing.ts')}`]);
+    expect(stderr).toEqual([
+      `golem schemas: no such file: ${join(__dirname, 'missing.ts')}; give the paths of the .ts files that declare the types`,
+    ]);
   });
 
   test('without typescript-json-schema installed it says how to install it and exits 2', async () => {
