@@ -44,6 +44,12 @@ export interface GolemNestErrorInit {
   agent?: string;
   /** The model name involved. */
   model?: string;
+  /** The entry point that needs the missing packages (`missing-peer`). */
+  entryPoint?: string;
+  /** The missing packages (`missing-peer`). */
+  packages?: readonly string[];
+  /** The command that installs them (`missing-peer`). */
+  command?: string;
   cause?: unknown;
 }
 
@@ -59,6 +65,9 @@ export function nestError(message: string, init: GolemNestErrorInit): ConfigErro
     module: init.module,
     agent: init.agent,
     model: init.model,
+    entryPoint: init.entryPoint,
+    packages: init.packages === undefined ? undefined : Object.freeze([...init.packages]),
+    command: init.command,
     cause: init.cause,
   });
 }

@@ -229,7 +229,13 @@ export function featureModule(
   if (perRequest !== undefined && core !== undefined && !atLeast(core, 10, 3)) {
     throw nestError(
       `${WHERE}: scope 'request' (${perRequest.name}) needs @nestjs/core 10.3 or newer, found ${core} (older releases hand a request-scoped agent unfinished REQUEST-scoped providers): run \`npm install @nestjs/core@^10.3 @nestjs/common@^10.3\`, or keep the agent a singleton and pass per-request data in deps`,
-      { reason: 'missing-peer', agent: perRequest.name },
+      {
+        reason: 'missing-peer',
+        agent: perRequest.name,
+        entryPoint: 'golem/nestjs',
+        packages: ['@nestjs/core', '@nestjs/common'],
+        command: 'npm install @nestjs/core@^10.3 @nestjs/common@^10.3',
+      },
     );
   }
   const seen = new Set<AgentClass>();

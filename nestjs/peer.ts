@@ -41,9 +41,10 @@ export function checkNestPeers(load: PeerLoader = requirePeer): void {
   }
   if (missing.length === 0) return;
   const list = missing.join(' ');
+  const command = `npm install ${list}`;
   throw nestError(
-    `golem/nestjs needs ${missing.length === 1 ? 'the package' : 'the packages'} ${list}, ${missing.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies'} of golem that ${missing.length === 1 ? 'is' : 'are'} not installed: run \`npm install ${list}\` (Nest 10, 11 or 12)`,
-    { reason: 'missing-peer' },
+    `golem/nestjs needs ${missing.length === 1 ? 'the package' : 'the packages'} ${list}, ${missing.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies'} of golem that ${missing.length === 1 ? 'is' : 'are'} not installed: run \`${command}\` (Nest 10, 11 or 12)`,
+    { reason: 'missing-peer', entryPoint: 'golem/nestjs', packages: missing, command },
   );
 }
 

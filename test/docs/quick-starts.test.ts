@@ -59,8 +59,24 @@ test('the README shows exactly what `npm start` prints offline', () => {
   );
 });
 
-test('the README quick start runs offline and prints the figures its tool returned', async () => {
-  const code = firstTypeScript(readme);
+/** The part of `text` from heading `heading` on. */
+function section(text: string, heading: string): string {
+  const at = text.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`no "${heading}"`);
+  return text.slice(at);
+}
+
+test('the README quick start runs offline and prints what its output block shows', async () => {
+  const quickStart = section(readme, '## Quick start');
+  const code = firstTypeScript(quickStart);
+  expect(code).toContain("from 'golem/testing'");
+  const [first] = await firstLog(code);
+  const [shown] = textBlockAfter(quickStart, 'Run it:').split('\n');
+  expect(String(first)).toBe(shown);
+});
+
+test('the README container quick start runs offline and prints the figures its tool returned', async () => {
+  const code = firstTypeScript(section(readme, '## Agents as classes, with the container'));
   expect(code).toContain('class WeatherAgent');
   const [output] = await firstLog(code);
   expect(inspect(output)).toBe("Forecast { city: 'Lagos', celsius: 31 }");

@@ -223,6 +223,18 @@ test('loading golem/nestjs without its peers names the npm install command', () 
     'missing-peer',
     'golem/nestjs needs the packages @nestjs/common @nestjs/core, optional peer dependencies of golem that are not installed: run `npm install @nestjs/common @nestjs/core` (Nest 10, 11 or 12)',
   ]);
+  // the fields every missing-peer ConfigError carries, as golem/decorators' and the others' do
+  expect(
+    ConfigError.is(error) && {
+      entryPoint: error.entryPoint,
+      packages: error.packages,
+      command: error.command,
+    },
+  ).toEqual({
+    entryPoint: 'golem/nestjs',
+    packages: ['@nestjs/common', '@nestjs/core'],
+    command: 'npm install @nestjs/common @nestjs/core',
+  });
 });
 
 test("scope 'request' with @nestjs/core older than 10.3 is refused, naming the upgrade", () => {
@@ -245,5 +257,10 @@ test("scope 'request' with @nestjs/core older than 10.3 is refused, naming the u
   expect(ConfigError.is(error, 'nestjs') && [error.reason, error.message]).toEqual([
     'missing-peer',
     "GolemModule.forFeature: scope 'request' (LedgerAgent) needs @nestjs/core 10.3 or newer, found 10.2.10 (older releases hand a request-scoped agent unfinished REQUEST-scoped providers): run `npm install @nestjs/core@^10.3 @nestjs/common@^10.3`, or keep the agent a singleton and pass per-request data in deps",
+  ]);
+  expect(ConfigError.is(error) && [error.entryPoint, error.packages, error.command]).toEqual([
+    'golem/nestjs',
+    ['@nestjs/core', '@nestjs/common'],
+    'npm install @nestjs/core@^10.3 @nestjs/common@^10.3',
   ]);
 });
