@@ -52,8 +52,20 @@ let processOwner: string | undefined;
 
 /** A fresh lease owner: host, process and a random suffix (one per run segment). */
 function leaseOwner(): string {
-  processOwner ??= `${hostname()}/${process.pid}`;
+  processOwner ??= `${hostName()}/${process.pid}`;
   return `${processOwner}/${newUuid().slice(0, 8)}`;
+}
+
+/**
+ * The host's name, which only tells operators where a lease is held (the random suffix makes the
+ * owner unique): Deno refuses it without `--allow-sys=hostname`, and then it is `unknown-host`.
+ */
+function hostName(): string {
+  try {
+    return hostname();
+  } catch {
+    return 'unknown-host';
+  }
 }
 
 function nonSystem(messages: readonly Message[]): Message[] {

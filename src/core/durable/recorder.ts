@@ -61,7 +61,8 @@ export class Recorder implements RunCheckpoints {
       },
       Math.max(1, Math.floor(store.leaseMs / 3)),
     );
-    this.heartbeat.unref();
+    // Node's, Bun's and Deno's timers have `unref`; a Cloudflare Worker's are plain numbers.
+    (this.heartbeat as { unref?: () => unknown }).unref?.();
   }
 
   /** The id of the run being recorded. */

@@ -18,10 +18,26 @@ export interface ConverterLoaders {
   readonly valibot: ConverterLoader;
 }
 
+/*
+ * Each `require` sits inside a `try`: bundlers (esbuild, and so wrangler for Workers) then leave
+ * an optional peer that is not installed to run time instead of failing the app's build.
+ */
 /* eslint-disable @typescript-eslint/no-require-imports -- optional peers, loaded only when a schema of that library needs converting */
 const REQUIRE: ConverterLoaders = {
-  zod: () => require('zod/v4/core') as unknown,
-  valibot: () => require('@valibot/to-json-schema') as unknown,
+  zod: () => {
+    try {
+      return require('zod/v4/core') as unknown;
+    } catch (cause) {
+      throw notInstalled('zod', cause);
+    }
+  },
+  valibot: () => {
+    try {
+      return require('@valibot/to-json-schema') as unknown;
+    } catch (cause) {
+      throw notInstalled('valibot', cause);
+    }
+  },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -121,20 +137,23 @@ function fromZod(schema: StandardSchemaV1, loaders: ConverterLoaders): unknown {
 }
 
 function load(vendor: keyof ConverterLoaders, loaders: ConverterLoaders): unknown {
-  const name = PACKAGES[vendor];
   try {
     return loaders[vendor]();
   } catch (cause) {
-    const code = safeGet(cause, 'code');
-    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
-      throw standardSchemaError(
-        vendor,
-        `converting a ${vendor} schema to JSON Schema needs the package ${name}, an optional peer dependency of golem: run \`npm install ${name}\` (or pass \`schema\`, a JSON Schema, beside the ${vendor} schema)`,
-        { cause },
-      );
-    }
-    throw cause;
+    throw notInstalled(vendor, cause);
   }
+}
+
+/** A missing module as the install hint (a `ConfigError`); any other failure unchanged. */
+function notInstalled(vendor: keyof ConverterLoaders, cause: unknown): unknown {
+  const code = safeGet(cause, 'code');
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return cause;
+  const name = PACKAGES[vendor];
+  return standardSchemaError(
+    vendor,
+    `converting a ${vendor} schema to JSON Schema needs the package ${name}, an optional peer dependency of golem: run \`npm install ${name}\` (or pass \`schema\`, a JSON Schema, beside the ${vendor} schema)`,
+    { cause },
+  );
 }
 
 function attempt(vendor: string, convert: () => unknown): unknown {

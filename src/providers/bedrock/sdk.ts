@@ -19,10 +19,19 @@ export interface BedrockSdk {
 /** Loads the SDK module; inject one to bundle it differently or to test a missing install. */
 export type BedrockSdkLoader = () => BedrockSdk;
 
-/** The default loader: a lazy `require`, so golem loads without the optional peer installed. */
-export const requireBedrockSdk: BedrockSdkLoader = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a Bedrock model is built
-  require('@aws-sdk/client-bedrock-runtime') as BedrockSdk;
+/**
+ * The default loader: a lazy `require`, so golem loads without the optional peer installed. It
+ * sits inside a `try` so that bundlers (esbuild, and so wrangler for Workers) leave a missing
+ * SDK to run time instead of failing the app's build (`golem/providers/resolve` loads this module).
+ */
+export const requireBedrockSdk: BedrockSdkLoader = () => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a Bedrock model is built
+    return require('@aws-sdk/client-bedrock-runtime') as BedrockSdk;
+  } catch (error) {
+    throw sdkLoadError(error);
+  }
+};
 
 /**
  * Runs `loader` and returns the SDK. A missing module (`MODULE_NOT_FOUND`) becomes a
@@ -32,14 +41,17 @@ export function loadBedrockSdk(loader: BedrockSdkLoader = requireBedrockSdk): Be
   try {
     return loader();
   } catch (error) {
-    if (isModuleNotFound(error)) {
-      throw modelConfigError(
-        PROVIDER,
-        `the AWS SDK package ${SDK_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SDK_PACKAGE}\``,
-      );
-    }
-    throw error;
+    throw sdkLoadError(error);
   }
+}
+
+/** A missing module as the install hint (a model `ConfigError`); any other failure unchanged. */
+function sdkLoadError(error: unknown): unknown {
+  if (!isModuleNotFound(error)) return error;
+  return modelConfigError(
+    PROVIDER,
+    `the AWS SDK package ${SDK_PACKAGE} is not installed; it is an optional peer dependency of golem: run \`npm install ${SDK_PACKAGE}\``,
+  );
 }
 
 function isModuleNotFound(error: unknown): boolean {
