@@ -37,6 +37,10 @@ function nextLog(test: (event: McpLogEvent) => boolean): Promise<McpLogEvent> {
   });
 }
 
+// Every test talks to a real server process: on a loaded machine a round trip can take seconds,
+// so the guard against a hang is wider than jest's 5 s default (nothing here measures time).
+jest.setTimeout(30_000);
+
 let client: McpClient;
 let tools: Tool[];
 beforeAll(async () => {
