@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../../decorators/cli/args';
+import { onlyOnce, readArgs, UsageError } from '../../decorators/cli/args';
 import {
   dependencyRanges,
   renderTemplate,
@@ -58,11 +58,6 @@ npm test && npm start.
 
 In a terminal, what the flags leave out is asked for.`;
 
-function splitOnce(arg: string): [string, string] {
-  const at = arg.indexOf('=');
-  return [arg.slice(0, at), arg.slice(at + 1)];
-}
-
 /** Whether `value` names a template. */
 export function isTemplate(value: string): value is TemplateName {
   return (TEMPLATES as readonly string[]).includes(value);
@@ -75,25 +70,13 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
   let name: string | undefined;
   let golem: string | undefined;
   let yes = false;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
-    const value = (): string => {
-      const next = inline ?? argv[++i];
-      if (
-        next === undefined ||
-        next.trim() === '' ||
-        (inline === undefined && next.startsWith('-'))
-      )
-        throw new UsageError(`${flag} needs a value`);
-      return next.trim();
-    };
+  let help = false as boolean; // set inside the readArgs callback
+  readArgs(argv, ({ arg, flag, value: given }) => {
+    const value = (): string => given({ dashes: false }).trim();
     switch (flag) {
       case '-t':
       case '--template': {
-        if (template !== undefined) throw new UsageError('--template is given twice');
+        onlyOnce('--template', template);
         const given = value();
         if (!isTemplate(given))
           throw new UsageError(
@@ -103,11 +86,11 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
         break;
       }
       case '--name':
-        if (name !== undefined) throw new UsageError('--name is given twice');
+        onlyOnce(flag, name);
         name = value();
         break;
       case '--golem':
-        if (golem !== undefined) throw new UsageError('--golem is given twice');
+        onlyOnce(flag, golem);
         golem = value();
         break;
       case '-y':
@@ -122,7 +105,7 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
         if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
-  }
+  });
   if (positional.length > 1)
     throw new UsageError(
       `one directory at most, got ${positional.length}: ${positional.map((p) => `"${p}"`).join(' ')}`,

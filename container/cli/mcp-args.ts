@@ -1,5 +1,5 @@
-import { UsageError } from '../../decorators/cli/args';
-import { depsHelp, parseDepsOption, splitFlag, type DepsSource } from './run-args';
+import { onlyOnce, readArgs, UsageError } from '../../decorators/cli/args';
+import { depsHelp, parseDepsOption, type DepsSource } from './run-args';
 
 /** The parsed command line of `golem mcp serve`. */
 export interface McpServeArgs {
@@ -66,15 +66,8 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
   let model: string | undefined;
   let expose: McpServeArgs['expose'] = 'both';
   let deps: DepsSource | undefined;
-  let help = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
-    const [flag, inline] = splitFlag(arg);
-    const value = (): string => {
-      const next = inline ?? rest[++i];
-      if (next === undefined || next.trim() === '') throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
+  let help = false as boolean; // set inside the readArgs callback
+  readArgs(rest, ({ arg, flag, inline, value }) => {
     switch (flag) {
       case '--http':
         if (inline !== undefined) throw new UsageError('--http takes no value');
@@ -94,7 +87,7 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
         model = value().trim();
         break;
       case '--deps':
-        if (deps !== undefined) throw new UsageError('--deps is given twice');
+        onlyOnce(flag, deps);
         deps = parseDepsOption(value());
         break;
       case '--expose': {
@@ -112,7 +105,7 @@ export function parseMcpArgs(argv: readonly string[]): McpServeArgs {
         if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
-  }
+  });
   const [module = '', exportName = '', ...extra] = positional;
   if (!help) {
     if (module === '') throw new UsageError('no module given');

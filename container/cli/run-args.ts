@@ -1,5 +1,5 @@
 import { describeError } from '../../src/core/index';
-import { UsageError } from '../../decorators/cli/args';
+import { onlyOnce, readArgs, UsageError } from '../../decorators/cli/args';
 
 export { UsageError };
 
@@ -51,34 +51,20 @@ prints the output, each message and the usage.
 ${depsHelp(18)}
   -h, --help      show this help`;
 
-/** `--flag=value` as `[flag, value]`; any other argument as `[arg, undefined]`. */
-export function splitFlag(arg: string): [string, string | undefined] {
-  if (!arg.startsWith('--') || !arg.includes('=')) return [arg, undefined];
-  const at = arg.indexOf('=');
-  return [arg.slice(0, at), arg.slice(at + 1)];
-}
-
 /** Parses `argv` (the arguments after `run`). Throws {@link UsageError}. */
 export function parseRunArgs(argv: readonly string[]): RunArgs {
   const positional: string[] = [];
   let model: string | undefined;
   let depsText: string | undefined;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = splitFlag(arg);
-    const value = (): string => {
-      const next = inline ?? argv[++i];
-      if (next === undefined || next.trim() === '') throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
+  let help = false as boolean; // set inside the readArgs callback
+  readArgs(argv, ({ arg, flag, value }) => {
     switch (flag) {
       case '--model':
-        if (model !== undefined) throw new UsageError('--model is given twice');
+        onlyOnce(flag, model);
         model = value().trim();
         break;
       case '--deps':
-        if (depsText !== undefined) throw new UsageError('--deps is given twice');
+        onlyOnce(flag, depsText);
         depsText = value();
         break;
       case '-h':
@@ -89,7 +75,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
         if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
         positional.push(arg);
     }
-  }
+  });
   const [module = '', exportName = '', prompt, ...extra] = positional;
   if (!help) {
     if (module === '') throw new UsageError('no module given');

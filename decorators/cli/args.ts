@@ -34,25 +34,15 @@ export function parseSchemasArgs(argv: readonly string[]): SchemasArgs {
   const types: string[] = [];
   let out: string | undefined;
   let check = false;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
-    const value = (): string => {
-      const next = inline ?? argv[++i];
-      if (next === undefined || next === '' || (inline === undefined && next.startsWith('-'))) {
-        throw new UsageError(`${flag} needs a value`);
-      }
-      return next;
-    };
+  let help = false as boolean; // set inside the readArgs callback
+  readArgs(argv, ({ arg, flag, value }) => {
     switch (flag) {
       case '--type':
-        types.push(value());
+        types.push(value({ dashes: false }));
         break;
       case '--out':
-        if (out !== undefined) throw new UsageError('--out is given twice');
-        out = value();
+        onlyOnce(flag, out);
+        out = value({ dashes: false });
         break;
       case '--check':
         check = true;
@@ -65,12 +55,52 @@ export function parseSchemasArgs(argv: readonly string[]): SchemasArgs {
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
         files.push(arg);
     }
-  }
+  });
   if (!help && files.length === 0) throw new UsageError('no files given');
   return { files, types, out, check, help };
 }
 
-function splitOnce(arg: string): [string, string] {
-  const at = arg.indexOf('=');
-  return [arg.slice(0, at), arg.slice(at + 1)];
+/** One argument of a command line, as {@link readArgs} hands it over. */
+export interface CliArg {
+  /** The argument as given. */
+  readonly arg: string;
+  /** `--flag` of `--flag=value`; any other argument as given. */
+  readonly flag: string;
+  /** `value` of `--flag=value`, else `undefined`. */
+  readonly inline: string | undefined;
+  /**
+   * The flag's value: the inline one, else the next argument (consumed). A missing or blank value
+   * is a usage error, and so is a next argument starting with `-` when `dashes` is `false`.
+   */
+  readonly value: (options?: { dashes?: boolean }) => string;
+}
+
+/** Reads a command line argument by argument: `--flag value` and `--flag=value` alike. */
+export function readArgs(argv: readonly string[], onArg: (arg: CliArg) => void): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const at = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = at < 0 ? arg : arg.slice(0, at);
+    const inline = at < 0 ? undefined : arg.slice(at + 1);
+    onArg({
+      arg,
+      flag,
+      inline,
+      value: ({ dashes = true } = {}) => {
+        const next = inline ?? argv[++i];
+        if (
+          next === undefined ||
+          next.trim() === '' ||
+          (!dashes && inline === undefined && next.startsWith('-'))
+        )
+          throw new UsageError(`${flag} needs a value`);
+        return next;
+      },
+    });
+  }
+}
+
+/** Refuses a flag given a second time (`current` is what the first gave). */
+export function onlyOnce(flag: string, current: unknown): void {
+  if (current !== undefined) throw new UsageError(`${flag} is given twice`);
 }
