@@ -5,7 +5,7 @@
 import { describeError, RunError, RunInputError } from '../../src/core/index';
 import { redactSecrets } from '../../src/core/kit/redaction';
 import type { ResolveEnvironment } from '../../src/providers/resolve/index';
-import { secretValues } from '../../src/providers/resolve/environment';
+import { secretValues } from '../../src/providers/resolve/index';
 
 /**
  * A failure in one line: `the run failed at the <stage> stage: <cause>` for a run, `the run could

@@ -14,6 +14,6 @@ export type {
   TestModelFactory,
 } from './options';
 export type { ResolveEnvironment } from './environment';
-export { detectDefaultModel } from './environment';
+export { detectDefaultModel, secretValues } from './environment';
 export type { ProviderName } from './providers';
 export { KNOWN_PROVIDERS } from './providers';
