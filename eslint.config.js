@@ -151,7 +151,10 @@ function layerRules(row) {
 
 module.exports = tseslint.config(
   // bench/ is its own package (peers' dependencies live there); it is linted by its own scripts.
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**', '**/*.mjs'] },
+  // templates/: the files `golem init` copies into a new project, checked by its CI build there.
+  {
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**', 'templates/**', '**/*.mjs'],
+  },
   // Plain JavaScript is limited to the CLI entry (bin/); configuration files are not linted.
   { ignores: ['**/*.js', '!bin/**/*.js'] },
   js.configs.recommended,

@@ -1,8 +1,12 @@
 /**
- * The files `golem init` writes, per template: the package.json, a complete tsconfig, the agent
- * sources, a node:test test compiled by tsc, an offline main (`TestModel` unless a provider key
- * is set), a README and a .gitignore. Kept as strings so the build compiles them with the rest.
+ * The project `golem init` writes around a template: the template's own files (its agent
+ * sources, an offline main — `TestModel` unless a provider key is set — and a node:test test),
+ * kept verbatim in the package's `templates/<name>/` beside a `template.json` that says what they
+ * need, and the files made for the project: package.json, a complete tsconfig, a README and a
+ * .gitignore.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 /** The templates `golem init --template` accepts. */
 export const TEMPLATES = ['plain', 'decorated', 'nest'] as const;
@@ -26,37 +30,52 @@ export interface TemplateInput {
   readonly ranges: Readonly<Record<string, string>>;
 }
 
-/** The packages each template depends on, besides golem. */
-export const TEMPLATE_DEPENDENCIES: Readonly<Record<TemplateName, readonly string[]>> = {
-  plain: [],
-  decorated: [
-    'class-transformer',
-    'class-validator',
-    'class-validator-jsonschema',
-    'inversify',
-    'reflect-metadata',
-  ],
-  nest: [
-    '@nestjs/common',
-    '@nestjs/core',
-    '@nestjs/platform-express',
-    'class-transformer',
-    'class-validator',
-    'class-validator-jsonschema',
-    'reflect-metadata',
-    'rxjs',
-  ],
-};
-
-/** The test file of each template. */
-const TEST_FILES: Readonly<Record<TemplateName, string>> = {
-  plain: 'test/agent.test.ts',
-  decorated: 'test/weather.agent.test.ts',
-  nest: 'test/weather.test.ts',
-};
+/** What a template needs, from its `template.json`. */
+export interface TemplateSpec {
+  /** Packages besides golem. */
+  readonly dependencies: readonly string[];
+  /** A package whose range is another's (`@nestjs/platform-express` follows `@nestjs/core`). */
+  readonly sameRangeAs?: Readonly<Record<string, string>>;
+  /** Whether its classes are decorated (the tsconfig gets the decorator settings). */
+  readonly decorators?: boolean;
+  /** Its one test file (relative path). */
+  readonly test: string;
+  /** The README's lines on the project's layout. */
+  readonly layout: readonly string[];
+  /** The README's start commands; default `npm start`. */
+  readonly start?: readonly string[];
+}
 
 /** Development dependencies of every template: the compiler and Node's types. */
 export const DEV_DEPENDENCIES = ['@types/node', 'typescript'] as const;
+
+/** The package's folder of template `name` (the source tree's or the installed package's). */
+export function templateDir(name: TemplateName, root: string = packageRoot()): string {
+  return join(root, 'templates', name);
+}
+
+/** The folder of golem's own package.json, found upward from this file (source or compiled). */
+export function packageRoot(from: string = __dirname): string {
+  let dir = from;
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown };
+      if (pkg.name === 'golem') return dir;
+    } catch {
+      // no package.json here (or an unreadable one): look further up
+    }
+    const parent = join(dir, '..');
+    if (parent === dir) throw new Error(`golem's package.json was not found above ${from}`);
+    dir = parent;
+  }
+}
+
+/** Template `name`'s `template.json`. */
+export function templateSpec(name: TemplateName, root?: string): TemplateSpec {
+  return JSON.parse(
+    readFileSync(join(templateDir(name, root), 'template.json'), 'utf8'),
+  ) as TemplateSpec;
+}
 
 /** The subset of golem's package.json the ranges come from. */
 export interface GolemPackageJson {
@@ -78,20 +97,22 @@ function caret(version: string): string {
 
 /**
  * The range of every package the templates name, from golem's own package.json: a peer takes the
- * newest alternative of golem's peer range; `@nestjs/platform-express` follows `@nestjs/core`;
- * TypeScript and `@types/node` take the version golem is built and tested with.
+ * newest alternative of golem's peer range, a package a template ties to another takes that one's
+ * range, and TypeScript and `@types/node` take the version golem is built and tested with.
  */
-export function dependencyRanges(pkg: GolemPackageJson): Record<string, string> {
+export function dependencyRanges(pkg: GolemPackageJson, root?: string): Record<string, string> {
   const peers = pkg.peerDependencies ?? {};
   const dev = pkg.devDependencies ?? {};
+  const specs = TEMPLATES.map((name) => templateSpec(name, root));
+  const all = new Set(specs.flatMap((spec) => spec.dependencies));
   const ranges: Record<string, string> = {};
-  const all = new Set(Object.values(TEMPLATE_DEPENDENCIES).flat());
   for (const name of all) {
     const peer = peers[name];
     if (peer !== undefined) ranges[name] = newestAlternative(peer);
   }
-  const core = ranges['@nestjs/core'];
-  if (core !== undefined) ranges['@nestjs/platform-express'] = core;
+  for (const spec of specs)
+    for (const [name, other] of Object.entries(spec.sameRangeAs ?? {}))
+      if (ranges[other] !== undefined) ranges[name] = ranges[other];
   for (const name of DEV_DEPENDENCIES) {
     const version = dev[name];
     if (version !== undefined) ranges[name] = caret(version);
@@ -108,7 +129,7 @@ function sorted(entries: [string, string][]): Record<string, string> {
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function packageJson(input: TemplateInput): string {
+function packageJson(input: TemplateInput, spec: TemplateSpec): string {
   const range = (name: string): [string, string] => [name, input.ranges[name] as string];
   return json({
     name: input.name,
@@ -119,28 +140,25 @@ function packageJson(input: TemplateInput): string {
     scripts: {
       build: 'tsc -p tsconfig.json',
       // One file named, not a folder or a glob: Node 20 and Node 22+ read those differently.
-      test: `npm run build && node --test dist/${TEST_FILES[input.template].replace(/\.ts$/, '.js')}`,
+      test: `npm run build && node --test dist/${spec.test.replace(/\.ts$/, '.js')}`,
       start: 'npm run build && node dist/src/main.js',
     },
-    dependencies: sorted([
-      ['golem', input.golemSpec],
-      ...TEMPLATE_DEPENDENCIES[input.template].map(range),
-    ]),
+    dependencies: sorted([['golem', input.golemSpec], ...spec.dependencies.map(range)]),
     devDependencies: sorted(DEV_DEPENDENCIES.map(range)),
   });
 }
 
-function tsconfig(template: TemplateName): string {
+function tsconfig(spec: TemplateSpec): string {
   const decorators =
-    template === 'plain'
-      ? {}
-      : {
+    spec.decorators === true
+      ? {
           // Decorated classes: legacy decorators with metadata (tsc and SWC emit it; tsx and
           // esbuild do not, so build with tsc).
           experimentalDecorators: true,
           emitDecoratorMetadata: true,
           useDefineForClassFields: false,
-        };
+        }
+      : {};
   return json({
     compilerOptions: {
       target: 'ES2022',
@@ -163,34 +181,7 @@ function tsconfig(template: TemplateName): string {
 
 const GITIGNORE = 'node_modules/\ndist/\n';
 
-function readme(input: TemplateInput): string {
-  const layout: Record<TemplateName, string> = {
-    plain: [
-      '- `src/agent.ts`: the agent (`new Agent`) and its tool (`defineTool`)',
-      '- `src/main.ts`: one run, printed (`npm start`)',
-      '- `test/agent.test.ts`: a test on `TestModel` (`npm test`)',
-    ].join('\n'),
-    decorated: [
-      '- `src/weather.agent.ts`: the agent class (`@Agent`, `@Tool`, `@Output`) and its service',
-      '- `src/container.ts`: the container that builds it (`createGolemContainer`)',
-      '- `src/main.ts`: one run, printed (`npm start`)',
-      '- `test/weather.agent.test.ts`: a test on `TestModel` (`npm test`)',
-    ].join('\n'),
-    nest: [
-      '- `src/weather/`: the agent class, its repository, the controller and the feature module',
-      '- `src/app.module.ts`: `GolemModule.forRoot` and the feature module; `src/app.ts` the',
-      '  `ValidationPipe`',
-      '- `src/main.ts`: the server (`npm start`, port `PORT` or 3000)',
-      '- `test/weather.test.ts`: HTTP round trips on `TestModel` (`npm test`)',
-    ].join('\n'),
-  };
-  const start =
-    input.template === 'nest'
-      ? [
-          'npm start   # listens on http://localhost:3000',
-          `curl -X POST localhost:3000/weather -H 'content-type: application/json' -d '{"city":"Lagos"}'`,
-        ].join('\n')
-      : 'npm start';
+function readme(input: TemplateInput, spec: TemplateSpec): string {
   return `# ${input.name}
 
 A [golem](https://www.npmjs.com/package/golem) agent, from \`golem init --template ${input.template}\`.
@@ -198,7 +189,7 @@ A [golem](https://www.npmjs.com/package/golem) agent, from \`golem init --templa
 \`\`\`sh
 npm install
 npm test
-${start}
+${(spec.start ?? ['npm start']).join('\n')}
 \`\`\`
 
 With no provider key set, the agent runs offline on golem's \`TestModel\`, which calls the tools
@@ -207,445 +198,37 @@ results. Set \`OPENAI_API_KEY\`, \`ANTHROPIC_API_KEY\`, \`GEMINI_API_KEY\` or
 \`GOLEM_LOCAL_BASE_URL\` (Ollama, LM Studio) to run it on that provider
 (\`detectDefaultModel(process.env)\`).
 
-${layout[input.template]}
+${spec.layout.join('\n')}
 
 \`npm run build\` compiles with \`tsc\` into \`dist/\`${
-    input.template === 'plain'
-      ? '.'
-      : `: decorated classes need the decorator metadata tsc
+    spec.decorators === true
+      ? `: decorated classes need the decorator metadata tsc
 (or SWC) emits — tsx and esbuild drop it.`
+      : '.'
   }
 `;
 }
 
-// ---------------------------------------------------------------------------------------------
-// plain
-
-const PLAIN_AGENT = `import { Agent, defineTool, ModelRetry, type Model } from 'golem';
-
-/** What the model must send to the forecast tool. */
-export interface ForecastArgs {
-  city: string;
-}
-
-/** A stand-in for a weather API client (a real one would call a service). */
-export function celsius(city: string): number {
-  return city === 'Lagos' ? 31 : 20;
-}
-
-/** Model-written arguments are untrusted: check them, and say what to fix when they are wrong. */
-function parseForecastArgs(args: unknown): ForecastArgs {
-  const city = typeof args === 'object' && args !== null ? (args as { city?: unknown }).city : undefined;
-  if (typeof city !== 'string' || city.trim() === '')
-    throw new ModelRetry('city must be a non-empty string');
-  return { city };
-}
-
-export const forecast = defineTool<unknown, ForecastArgs>({
-  name: 'forecast',
-  description: 'Temperature of a city, in °C',
-  schema: {
-    type: 'object',
-    // \`examples\` guides the model (and TestModel's sample).
-    properties: { city: { type: 'string', description: 'City name', examples: ['Lagos'] } },
-    required: ['city'],
-    additionalProperties: false,
-  },
-  parse: parseForecastArgs,
-  execute: ({ city }) => \`\${city}: \${celsius(city)}°C\`,
-});
-
-/** The agent: a model, instructions and its tools. */
-export function createAgent(model: Model) {
-  return new Agent({
-    model,
-    instructions: 'You are a concise weather assistant. Use the forecast tool.',
-    tools: [forecast],
-  });
-}
-`;
-
-const PLAIN_MAIN = `import { detectDefaultModel, resolveModel } from 'golem/providers/resolve';
-import { TestModel } from 'golem/testing';
-import { createAgent } from './agent';
-
-async function main(): Promise<void> {
-  // 'test' (the offline TestModel) unless a provider key is set: OPENAI_API_KEY, ANTHROPIC_API_KEY,
-  // GEMINI_API_KEY or GOLEM_LOCAL_BASE_URL.
-  const spec = detectDefaultModel(process.env);
-  const model = resolveModel(spec, {
-    env: process.env,
-    testModel: (name) => new TestModel({ name }),
-  });
-  const agent = createAgent(model);
-  const result = await agent.run('What is the weather in Lagos?');
-  console.log(\`model: \${spec}\`);
-  console.log(\`output: \${result.output}\`);
-  console.log(
-    \`usage: \${result.usage.inputTokens} input + \${result.usage.outputTokens} output tokens, \${result.requests} requests, \${result.toolCalls} tool calls\`,
-  );
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
-`;
-
-const PLAIN_TEST = `import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
-import { ScriptedModel, TestModel, textResponse, toolCallResponse } from 'golem/testing';
-import { createAgent } from '../src/agent';
-
-test('offline, TestModel calls the forecast tool with the example city', async () => {
-  const result = await createAgent(new TestModel()).run('What is the weather in Lagos?');
-  const tool = result.messages.find((message) => message.role === 'tool');
-  assert.equal(tool?.toolName, 'forecast');
-  assert.equal(tool?.content, 'Lagos: 31°C');
-  assert.equal(result.toolCalls, 1);
-});
-
-test('a scripted model drives the conversation turn by turn', async () => {
-  const model = new ScriptedModel([
-    toolCallResponse([{ id: 'call-1', name: 'forecast', args: { city: 'Oslo' } }]),
-    textResponse('It is 20°C in Oslo.'),
-  ]);
-  const result = await createAgent(model).run('How warm is Oslo?');
-  assert.equal(result.output, 'It is 20°C in Oslo.');
-  assert.equal(result.messages.find((message) => message.role === 'tool')?.content, 'Oslo: 20°C');
-});
-`;
-
-// ---------------------------------------------------------------------------------------------
-// decorated
-
-const DECORATED_AGENT = `import { IsInt, IsString } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
-import { injectable } from 'inversify';
-import type { RunContext } from 'golem';
-import { Agent, DEPS_TYPE, Instructions, OUTPUT_TYPE, Output, Tool } from 'golem/decorators';
-
-/** Who asks: the run's deps. */
-export interface User {
-  name: string;
-}
-
-/** The tool's arguments, validated before the method runs. */
-export class ForecastArgs {
-  @JSONSchema({ examples: ['Lagos'] }) // guides the model (and TestModel's sample)
-  @IsString()
-  city!: string;
-}
-
-/** The agent's output: the final answer is decoded into a validated instance. */
-export class Forecast {
-  @IsString() city!: string;
-  @IsInt() celsius!: number;
-}
-
-/** A stand-in for a weather API client, injected into the agent by the container. */
-@injectable()
-export class WeatherApi {
-  celsius(city: string): number {
-    return city === 'Lagos' ? 31 : 20;
+/** Every file below `dir` except `template.json`, by relative `/`-separated path. */
+function filesBelow(dir: string, base: string = dir): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) Object.assign(files, filesBelow(path, base));
+    else if (path !== join(base, 'template.json'))
+      files[relative(base, path).split(sep).join('/')] = readFileSync(path, 'utf8');
   }
+  return files;
 }
-
-@Agent({ model: 'default', maxIterations: 5 })
-@Instructions('You are a concise weather assistant.')
-@Output(Forecast)
-export class WeatherAgent {
-  declare readonly [OUTPUT_TYPE]: Forecast; // result.output is a Forecast
-  declare readonly [DEPS_TYPE]: User; //       runs pass { deps: User }
-
-  constructor(private readonly api: WeatherApi) {} // injected by the container
-
-  @Instructions()
-  user(ctx: RunContext<User>): string {
-    return \`The user is \${ctx.deps.name}.\`;
-  }
-
-  @Tool({ description: 'Temperature of a city, in °C' })
-  forecast(args: ForecastArgs): Forecast {
-    return { city: args.city, celsius: this.api.celsius(args.city) }; // sent to the model as JSON
-  }
-}
-`;
-
-const DECORATED_CONTAINER = `import { createGolemContainer, type ModelSource } from 'golem/container';
-import { WeatherAgent, WeatherApi } from './weather.agent';
-
-/** The app's container: the model bound as 'default', the agent and its service. */
-export function createAppContainer(defaultModel: ModelSource) {
-  const container = createGolemContainer({ defaultModel, agents: [WeatherAgent] });
-  container.bind(WeatherApi).toSelf().inSingletonScope();
-  return container;
-}
-`;
-
-const DECORATED_MAIN = `import { resolveAgent } from 'golem/container';
-import { detectDefaultModel } from 'golem/providers/resolve';
-import { createAppContainer } from './container';
-import { WeatherAgent } from './weather.agent';
-
-async function main(): Promise<void> {
-  // 'test' (the offline TestModel) unless a provider key is set: OPENAI_API_KEY, ANTHROPIC_API_KEY,
-  // GEMINI_API_KEY or GOLEM_LOCAL_BASE_URL.
-  const model = detectDefaultModel(process.env);
-  const agent = resolveAgent(createAppContainer(model), WeatherAgent); // Agent<User, Forecast>
-  const result = await agent.run('What is the weather in Lagos?', { deps: { name: 'Ada' } });
-  console.log(\`model: \${model}\`);
-  console.log(\`output: \${JSON.stringify(result.output)}\`); // a validated Forecast
-  console.log(
-    \`usage: \${result.usage.inputTokens} input + \${result.usage.outputTokens} output tokens, \${result.requests} requests, \${result.toolCalls} tool calls\`,
-  );
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
-`;
-
-const DECORATED_TEST = `import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
-import { resolveAgent } from 'golem/container';
-import { TestModel } from 'golem/testing';
-import { createAppContainer } from '../src/container';
-import { Forecast, WeatherAgent } from '../src/weather.agent';
-
-test('the agent calls its tool and returns a validated Forecast', async () => {
-  const model = new TestModel();
-  const agent = resolveAgent(createAppContainer(model), WeatherAgent);
-  const result = await agent.run('What is the weather in Lagos?', { deps: { name: 'Ada' } });
-  assert.ok(result.output instanceof Forecast);
-  assert.deepEqual({ ...result.output }, { city: 'Lagos', celsius: 31 });
-  const system = model.requests[0]?.messages.find((message) => message.role === 'system');
-  assert.match(system?.content ?? '', /The user is Ada\\./);
-});
-`;
-
-// ---------------------------------------------------------------------------------------------
-// nest
-
-const NEST_AGENT = `import { Injectable } from '@nestjs/common';
-import { IsInt, IsString } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
-import type { RunContext } from 'golem';
-import { Agent, DEPS_TYPE, Instructions, OUTPUT_TYPE, Output, Tool } from 'golem/decorators';
-
-/** Who asks: the run's deps. */
-export interface User {
-  name: string;
-}
-
-/** The tool's arguments, validated before the method runs. */
-export class CityArgs {
-  @JSONSchema({ examples: ['Lagos'] }) // guides the model (and TestModel's sample)
-  @IsString()
-  city!: string;
-}
-
-/** The agent's output: the final answer is decoded into a validated instance. */
-export class Forecast {
-  @IsString() city!: string;
-  @IsInt() celsius!: number;
-}
-
-/** A stand-in for a weather API client: a provider of WeatherModule. */
-@Injectable()
-export class WeatherRepository {
-  celsius(city: string): number {
-    return city === 'Lagos' ? 31 : 20;
-  }
-}
-
-@Agent({ model: 'default', maxIterations: 5 })
-@Instructions('You are a concise weather assistant.')
-@Output(Forecast)
-export class WeatherAgent {
-  declare readonly [OUTPUT_TYPE]: Forecast; // result.output is a Forecast
-  declare readonly [DEPS_TYPE]: User; //       runs pass { deps: User }
-
-  constructor(private readonly repository: WeatherRepository) {} // WeatherModule's provider
-
-  @Instructions()
-  user(ctx: RunContext<User>): string {
-    return \`The user is \${ctx.deps.name}.\`;
-  }
-
-  @Tool({ description: 'Temperature of a city, in °C' })
-  forecast(args: CityArgs): Forecast {
-    return { city: args.city, celsius: this.repository.celsius(args.city) };
-  }
-}
-`;
-
-const NEST_CONTROLLER = `import { Body, Controller, Post } from '@nestjs/common';
-import { IsNotEmpty, IsString } from 'class-validator';
-import { InjectAgent, type InjectedAgent } from 'golem/nestjs';
-import { Forecast, WeatherAgent } from './weather.agent';
-
-/** The request body, checked by the app's ValidationPipe (a 400 when it does not fit). */
-export class AskDto {
-  @IsString()
-  @IsNotEmpty()
-  city!: string;
-}
-
-@Controller('weather')
-export class WeatherController {
-  constructor(
-    @InjectAgent(WeatherAgent) private readonly weather: InjectedAgent<typeof WeatherAgent>,
-  ) {}
-
-  @Post()
-  async ask(@Body() body: AskDto): Promise<Forecast> {
-    const result = await this.weather.run(\`Weather in \${body.city}?\`, { deps: { name: 'Ada' } });
-    return result.output; // a validated Forecast
-  }
-}
-`;
-
-const NEST_FEATURE = `import { Module } from '@nestjs/common';
-import { GolemModule } from 'golem/nestjs';
-import { WeatherController } from './weather.controller';
-import { WeatherAgent, WeatherRepository } from './weather.agent';
-
-@Module({
-  imports: [GolemModule.forFeature([WeatherAgent])],
-  providers: [WeatherRepository],
-  controllers: [WeatherController],
-})
-export class WeatherModule {}
-`;
-
-const NEST_APP_MODULE = `import { Module } from '@nestjs/common';
-import { GolemModule } from 'golem/nestjs';
-import { detectDefaultModel } from 'golem/providers/resolve';
-import { WeatherModule } from './weather/weather.module';
-
-@Module({
-  imports: [
-    // 'test' (the offline TestModel) unless a provider key is set: OPENAI_API_KEY,
-    // ANTHROPIC_API_KEY, GEMINI_API_KEY or GOLEM_LOCAL_BASE_URL.
-    GolemModule.forRoot({ defaultModel: detectDefaultModel(process.env) }),
-    WeatherModule,
-  ],
-})
-export class AppModule {}
-`;
-
-const NEST_APP = `import { ValidationPipe, type INestApplication } from '@nestjs/common';
-
-/** What main.ts and the tests both apply: request bodies are validated against their DTOs. */
-export function configureApp<App extends INestApplication>(app: App): App {
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }));
-  return app;
-}
-`;
-
-const NEST_MAIN = `import { NestFactory } from '@nestjs/core';
-import { configureApp } from './app';
-import { AppModule } from './app.module';
-
-async function bootstrap(): Promise<void> {
-  const app = configureApp(await NestFactory.create(AppModule));
-  app.enableShutdownHooks();
-  await app.listen(Number(process.env.PORT ?? 3000));
-  const url = await app.getUrl();
-  console.log(\`listening on \${url}\`);
-  console.log(
-    \`try: curl -X POST \${url}/weather -H 'content-type: application/json' -d '{"city":"Lagos"}'\`,
-  );
-}
-
-bootstrap().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
-`;
-
-const NEST_TEST = `import { strict as assert } from 'node:assert';
-import { after, before, test } from 'node:test';
-import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { GolemTestingModule } from 'golem/nestjs';
-import { configureApp } from '../src/app';
-import { WeatherModule } from '../src/weather/weather.module';
-
-// The feature module under the offline TestModel, whatever keys the environment has.
-@Module({ imports: [GolemTestingModule.forRoot(), WeatherModule] })
-class TestAppModule {}
-
-let app: INestApplication;
-let url: string;
-
-before(async () => {
-  app = configureApp(await NestFactory.create(TestAppModule, { logger: false }));
-  await app.listen(0, '127.0.0.1');
-  url = \`\${await app.getUrl()}/weather\`;
-});
-
-after(async () => {
-  await app.close();
-});
-
-const post = (body: unknown): Promise<Response> =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-test('POST /weather runs the agent and answers with its Forecast', async () => {
-  const response = await post({ city: 'Lagos' });
-  assert.equal(response.status, 201);
-  assert.deepEqual(await response.json(), { city: 'Lagos', celsius: 31 });
-});
-
-test('a body that does not fit the DTO is a 400, and no run starts', async () => {
-  const response = await post({ town: 'Lagos' });
-  assert.equal(response.status, 400);
-  const body = (await response.json()) as { message: string[] };
-  assert.ok(body.message.some((line) => line.includes('city')));
-});
-`;
 
 /** The files of a project: path (relative, `/`-separated) → content. */
-export function renderTemplate(input: TemplateInput): Record<string, string> {
-  const common = {
-    'package.json': packageJson(input),
-    'tsconfig.json': tsconfig(input.template),
+export function renderTemplate(input: TemplateInput, root?: string): Record<string, string> {
+  const spec = templateSpec(input.template, root);
+  return {
+    'package.json': packageJson(input, spec),
+    'tsconfig.json': tsconfig(spec),
     '.gitignore': GITIGNORE,
-    'README.md': readme(input),
+    'README.md': readme(input, spec),
+    ...filesBelow(templateDir(input.template, root)),
   };
-  switch (input.template) {
-    case 'plain':
-      return {
-        ...common,
-        'src/agent.ts': PLAIN_AGENT,
-        'src/main.ts': PLAIN_MAIN,
-        [TEST_FILES.plain]: PLAIN_TEST,
-      };
-    case 'decorated':
-      return {
-        ...common,
-        'src/weather.agent.ts': DECORATED_AGENT,
-        'src/container.ts': DECORATED_CONTAINER,
-        'src/main.ts': DECORATED_MAIN,
-        [TEST_FILES.decorated]: DECORATED_TEST,
-      };
-    case 'nest':
-      return {
-        ...common,
-        'src/weather/weather.agent.ts': NEST_AGENT,
-        'src/weather/weather.controller.ts': NEST_CONTROLLER,
-        'src/weather/weather.module.ts': NEST_FEATURE,
-        'src/app.module.ts': NEST_APP_MODULE,
-        'src/app.ts': NEST_APP,
-        'src/main.ts': NEST_MAIN,
-        [TEST_FILES.nest]: NEST_TEST,
-      };
-  }
 }

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { onlyOnce, readArgs, UsageError } from '../../decorators/cli/args';
 import {
   dependencyRanges,
+  packageRoot,
   renderTemplate,
   TEMPLATE_SUMMARIES,
   TEMPLATES,
@@ -162,17 +163,9 @@ export function golemDependencySpec(given: string | undefined, version: string, 
 
 /** golem's own package.json (found upward from this file: the source or the compiled copy). */
 export function readGolemPackage(from: string = __dirname): GolemPackageJson {
-  let dir = from;
-  for (;;) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as GolemPackageJson & { name?: string };
-      if (pkg.name === 'golem') return pkg;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`golem's package.json was not found above ${from}`);
-    dir = parent;
-  }
+  return JSON.parse(
+    readFileSync(join(packageRoot(from), 'package.json'), 'utf8'),
+  ) as GolemPackageJson;
 }
 
 /** Where the command writes, what it reads and how it asks; every field has a default. */
