@@ -31,7 +31,7 @@ export function encodeMessageAt(value: unknown, index: number | undefined): stri
     out.push(
       `"thinking":[${check.mapItems(thinking, (b, j) => encodeBlock(b, index, `thinking[${j}]`)).join(',')}]`,
     );
-  out.push(...encodeEvidence(m, index)); // hosted tool calls, citations, response id (additive)
+  out.push(...encodeEvidence(m, index)); // hosted tool calls, citations, response id, compaction (additive)
   if (check.optionalTrue(m, 'cachePoint', index, '') === true) out.push('"cachePoint":true'); // additive
   return `{${out.join(',')}}`;
 }

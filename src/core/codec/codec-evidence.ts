@@ -1,12 +1,15 @@
 import type { Citation, HostedToolCall } from '../contract/evidence';
+import { encodeCompaction, readCompaction } from './codec-compaction';
 import { HistoryFormatError } from '../errors/history-error';
 import type { Message } from '../contract/message';
 
 /**
  * The durable JSON of an assistant message's provider evidence (added additively after
- * `thinking`): `hostedToolCalls`, `citations`, `responseId`. Same rules as the rest of the codec:
- * keys in contract order, empty strings and arrays omitted on encode and read as absent, `null`
- * as absent, anything wrongly typed a `HistoryFormatError` naming the field.
+ * `thinking`): `hostedToolCalls`, `citations`, `responseId`, then the provider's `compaction`
+ * item (`codec-compaction.ts`; the engine reads a model's message through the same reader).
+ * Same rules as the rest of the codec: keys in contract order, empty strings and arrays omitted
+ * on encode and read as absent, `null` as absent, anything wrongly typed a `HistoryFormatError`
+ * naming the field.
  */
 
 /** Keys of a hosted tool call, in contract order. */
@@ -32,6 +35,7 @@ export function encodeEvidence(m: Fields, index: number | undefined): string[] {
     );
   const responseId = text(m, 'responseId', index, '');
   if (responseId !== undefined) out.push(`"responseId":${JSON.stringify(responseId)}`);
+  out.push(...encodeCompaction(m, index));
   return out;
 }
 
@@ -45,6 +49,7 @@ export function readEvidence(message: Message, m: Fields, index: number): void {
     message.citations = citations.map((c, j) => readCitation(c, index, `citations[${j}]`));
   const responseId = text(m, 'responseId', index, '');
   if (responseId !== undefined) message.responseId = responseId;
+  readCompaction(message, m, index);
 }
 
 function encodeCall(value: unknown, index: number | undefined, at: string): string {

@@ -44,7 +44,7 @@ function readMessage(value: unknown, index: number, mode: ReadMode): Message {
   const thinking = check.optionalArray(m, 'thinking', index);
   if (thinking)
     message.thinking = check.mapItems(thinking, (b, j) => readBlock(b, index, `thinking[${j}]`));
-  readEvidence(message, m, index); // hosted tool calls, citations, response id (additive)
+  readEvidence(message, m, index); // hosted tool calls, citations, response id, compaction (additive)
   if (check.optionalTrue(m, 'cachePoint', index, '') === true) message.cachePoint = true; // additive
   return message;
 }

@@ -14,7 +14,8 @@ import type { JsonLimits } from '../kit/safe-json';
  * decode as `''` and `null` args as `'null'`. The encoder's output is well-formed UTF-16, so it
  * survives UTF-8: `JSON.stringify` escapes lone surrogates in string fields, and a lone surrogate
  * written literally inside `args` is written as its `\uXXXX` escape (the same JSON value). A
- * message's `cachePoint: true` (a prompt-cache breakpoint) is kept, last of its keys; `false` is
+ * message's provider `compaction` item (`{provider, model?, id?, data}`) follows the evidence
+ * fields; its `cachePoint: true` (a prompt-cache breakpoint) is kept, last of its keys; `false` is
  * absent, like an empty value. Encoding is in `codec-encode.ts`, decoding in `codec-read.ts`.
  */
 

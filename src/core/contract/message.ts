@@ -28,6 +28,24 @@ export interface ToolCall {
   signatureModel?: string;
 }
 
+/**
+ * An opaque provider-side compaction of the conversation (OpenAI Responses `compaction` item):
+ * the provider condensed everything before the message that carries it into `data`. Replayed
+ * unchanged, in place of the context it replaced, and only to the adapter that issued it; every
+ * other adapter ignores it and sends the full history instead.
+ * @inline
+ */
+export interface CompactionItem {
+  /** Provider id of the adapter that issued it (`openai-responses`). */
+  provider: string;
+  /** Model id the issuing adapter was configured with; replayed only to the same model. */
+  model?: string;
+  /** The provider's id of the item, replayed with it. */
+  id?: string;
+  /** The encrypted content (`encrypted_content`): opaque, never parsed, replayed as is. */
+  data: string;
+}
+
 /** One message of a conversation; the durable JSON shape of spec §1. */
 export interface Message {
   role: Role;
@@ -61,6 +79,12 @@ export interface Message {
    * that can continue a conversation server-side (OpenAI Responses `previous_response_id`).
    */
   responseId?: string;
+  /**
+   * On assistant messages: the provider's compaction of the conversation before this message
+   * (see {@link CompactionItem}). The history keeps the messages it replaced, so a request to
+   * another provider (a fallback model) still carries them.
+   */
+  compaction?: CompactionItem;
 }
 
 /** A system message. */
@@ -99,5 +123,6 @@ export function cloneMessage(message: Message): Message {
   if (message.thinking) copy.thinking = message.thinking.map((b) => ({ ...b }));
   if (message.hostedToolCalls) copy.hostedToolCalls = copyEvidence(message.hostedToolCalls);
   if (message.citations) copy.citations = copyEvidence(message.citations);
+  if (message.compaction) copy.compaction = { ...message.compaction };
   return copy;
 }

@@ -27,6 +27,26 @@ export interface ThinkingSettings {
 }
 
 /**
+ * Provider-side compaction: what the provider may clear or condense before the model reads the
+ * request. Adapters map it to their dialect (Anthropic `context_management.edits`
+ * `clear_tool_uses_20250919`; OpenAI Responses `context_management` `compaction`) and report what
+ * the provider did in `ModelResponse.contextEdits`.
+ * @inline
+ */
+export interface ProviderCompactionSettings {
+  /** Compact once the request's input reaches this many tokens (Anthropic `trigger`, OpenAI `compact_threshold`). */
+  triggerTokens: number;
+  /** Anthropic: the newest tool uses kept verbatim (`keep`). */
+  keepToolUses?: number;
+  /** Anthropic: clear at least this many input tokens when it clears (`clear_at_least`). */
+  clearAtLeastTokens?: number;
+  /** Anthropic: tools whose uses are never cleared (`exclude_tools`). */
+  excludeTools?: string[];
+  /** Anthropic: clear the calls' arguments too, not only their results (`clear_tool_inputs`). */
+  clearToolInputs?: boolean;
+}
+
+/**
  * Request tuning. Every field is optional and `undefined` means "unset, never sent"; `0` is a real
  * value for `temperature` and `topP`. Adapters validate ranges at their boundary.
  */
@@ -48,6 +68,12 @@ export interface ModelSettings {
    * and ignore what it lacks. Messages marked `cachePoint: true` add breakpoints of their own.
    */
   cache?: boolean | CacheSettings;
+  /**
+   * Provider-side context compaction, for adapters whose provider offers it (Anthropic context
+   * editing, OpenAI Responses server-side compaction); the others ignore it. Usually set by the
+   * agent's `compaction: { policies: ['provider'] }` rather than by hand.
+   */
+  compaction?: ProviderCompactionSettings;
   /** Provider-specific top-level fields merged into the request body by adapters that allow it. */
   extraBody?: Record<string, unknown>;
 }

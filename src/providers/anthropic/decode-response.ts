@@ -2,6 +2,7 @@ import { isRecord } from '../../core/kit/guards';
 import { ModelProtocolError } from '../../core/errors/provider-errors';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ThinkingOrigin } from '../shared/provenance';
+import { readContextEdits } from './context-management';
 import { errorFromEnvelope } from './errors';
 import { readUsage, thinkingBlock, toResponse, type AssembledTurn } from './normalise';
 import { PROVIDER } from './options';
@@ -22,7 +23,8 @@ function str(value: unknown, what: string): string {
  * `redacted_thinking` blocks as thinking blocks in order; server tool blocks (web search) and
  * text citations become the message's `hostedToolCalls` and `citations` (`readServerEvidence`);
  * other block types are ignored. Thinking blocks are stamped with `origin` (the adapter's provider and
- * configured model). A body that is not a message is a `ModelProtocolError`.
+ * configured model). `context_management.applied_edits` becomes `contextEdits` (read leniently,
+ * see `readContextEdits`). A body that is not a message is a `ModelProtocolError`.
  */
 export function decodeMessage(
   body: unknown,
@@ -42,6 +44,7 @@ export function decodeMessage(
     model: body.model,
     id: body.id,
     origin,
+    contextEdits: readContextEdits(body.context_management),
   };
   body.content.forEach((block: unknown, i) => {
     if (!isRecord(block)) throw protocolError(`content[${i}] is not an object`);

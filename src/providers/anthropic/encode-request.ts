@@ -8,6 +8,7 @@ import type {
 } from '../../core/contract/request';
 import { resolveCache } from '../../core/contract/cache';
 import { applyCacheControl } from './cache-control';
+import { contextManagementOf } from './context-management';
 import { encodeMessages } from './encode-messages';
 import { checkThinking, isIntegerAtLeast, PROVIDER, type AnthropicConfig } from './options';
 import { compileOutputSchema } from './schema';
@@ -39,7 +40,8 @@ function fail(message: string): never {
  * Builds the request body. Settings are validated here (a model `ConfigError`, nothing sent):
  * temperature and topP in [0, 1], maxTokens an integer >= 0 where 0 (or unset) means the adapter
  * default. Unset settings are never sent; `seed`, `presencePenalty` and `frequencyPenalty` have
- * no Anthropic equivalent and are ignored. `extraBody` is merged last (shallow).
+ * no Anthropic equivalent and are ignored. `compaction` becomes `context_management` (see
+ * `contextManagementOf`; the model adds its beta header). `extraBody` is merged last (shallow).
  */
 export function encodeRequest(
   config: AnthropicConfig,
@@ -87,6 +89,8 @@ export function encodeRequest(
     output.format = { type: 'json_schema', schema: compileOutputSchema(request.outputSchema) };
   }
   if (Object.keys(output).length > 0) body.output_config = output;
+  const contextManagement = contextManagementOf(settings.compaction);
+  if (contextManagement !== undefined) body.context_management = contextManagement;
   return withExtraBody(body, settings.extraBody);
 }
 

@@ -9,6 +9,7 @@ import { postJson } from '../shared/http';
 import type { ThinkingOrigin } from '../shared/provenance';
 import { redact, redactCause } from '../../core/kit/redact';
 import { readSse } from '../shared/sse';
+import { CONTEXT_MANAGEMENT_BETA } from './context-management';
 import { decodeMessage } from './decode-response';
 import { encodeRequest } from './encode-request';
 import { parseErrorBody } from './errors';
@@ -140,7 +141,7 @@ export class AnthropicModel implements StreamingModel {
       const response = await postJson({
         provider: PROVIDER,
         url: this.config.url,
-        headers: this.headers(body.stream),
+        headers: this.headers(body),
         body,
         signal,
         fetch: this.config.fetch,
@@ -152,13 +153,20 @@ export class AnthropicModel implements StreamingModel {
     }, asIs);
   }
 
-  private headers(stream: boolean): Record<string, string> {
+  /**
+   * The request headers. `anthropic-beta` lists the configured betas, plus the context-management
+   * beta when the body carries `context_management` (added once, after the configured ones).
+   */
+  private headers(body: WireRequest): Record<string, string> {
     const headers: Record<string, string> = {
-      accept: stream ? 'text/event-stream' : 'application/json',
+      accept: body.stream ? 'text/event-stream' : 'application/json',
       'x-api-key': this.config.apiKey,
       'anthropic-version': this.config.version,
     };
-    if (this.config.betas.length > 0) headers['anthropic-beta'] = this.config.betas.join(',');
+    const betas = [...this.config.betas];
+    if (body.context_management !== undefined && !betas.includes(CONTEXT_MANAGEMENT_BETA))
+      betas.push(CONTEXT_MANAGEMENT_BETA);
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
 }

@@ -1,7 +1,7 @@
 import type { Citation, HostedToolCall } from '../../core/contract/evidence';
 import { isRecord } from '../../core/kit/guards';
 import type { Message, ToolCall } from '../../core/contract/message';
-import type { ModelResponse } from '../../core/contract/response';
+import type { ContextEdit, ModelResponse } from '../../core/contract/response';
 import type { ThinkingBlock } from '../../core/contract/thinking';
 import type { Usage } from '../../core/contract/usage';
 import { usageOf } from '../../core/contract/usage';
@@ -78,6 +78,8 @@ export interface AssembledTurn {
   hostedToolCalls?: HostedToolCall[];
   /** Sources the text cites. */
   citations?: Citation[];
+  /** The context edits the API applied before the model read the request. */
+  contextEdits?: ContextEdit[] | undefined;
 }
 
 /** A thinking block from wire fields; empty strings are left out. */
@@ -106,5 +108,7 @@ export function toResponse(turn: AssembledTurn): ModelResponse {
   if (finishReason !== undefined) response.finishReason = finishReason;
   if (typeof turn.model === 'string' && turn.model !== '') response.modelName = turn.model;
   if (typeof turn.id === 'string' && turn.id !== '') response.responseId = turn.id;
+  if (turn.contextEdits !== undefined && turn.contextEdits.length > 0)
+    response.contextEdits = turn.contextEdits;
   return response;
 }

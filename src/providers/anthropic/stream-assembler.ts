@@ -5,6 +5,8 @@ import type { ModelResponse } from '../../core/contract/response';
 import { redact, redactCause } from '../../core/kit/redact';
 import { STOP, type SseEvent, type SseVerdict } from '../shared/sse';
 import type { ThinkingOrigin } from '../shared/provenance';
+import type { ContextEdit } from '../../core/contract/response';
+import { readContextEdits } from './context-management';
 import { streamErrorEvent } from './errors';
 import { readUsage, toResponse, type WireUsage } from './normalise';
 import { readServerEvidence } from './server-tools';
@@ -15,7 +17,8 @@ import { applyDelta, foldBlocks, openBlock, openingDelta, type Block } from './s
  * Folds the Messages API's stream events into deltas and the final response. The event type is
  * read from the payload's `type` (so streams without `event:` lines work), falling back to the
  * SSE event name. `ping` and unknown events are ignored; an `error` event throws a
- * `StreamInterruptedError`; malformed frames throw `ModelProtocolError`. Delta indexes are
+ * `StreamInterruptedError`; malformed frames throw `ModelProtocolError`. The applied context edits
+ * arrive in `message_delta`'s `context_management` (read as in `generate`). Delta indexes are
  * positions among the response's tool calls / thinking blocks, not the wire block index.
  */
 export class StreamAssembler {
@@ -24,6 +27,8 @@ export class StreamAssembler {
   private readonly ordinals = { tools: 0, thoughts: 0 };
   private usage: WireUsage = {};
   private stopReason: unknown;
+  /** Applied context edits, from `message_start` or (later, overriding) `message_delta`. */
+  private contextEdits: ContextEdit[] | undefined;
   /** The `model` and `id` of `message_start`. */
   private head: { model?: unknown; id?: unknown } = {};
   private done = false;
@@ -69,6 +74,7 @@ export class StreamAssembler {
         const message = isRecord(payload.message) ? payload.message : {};
         this.head = { model: message.model, id: message.id };
         this.usage = readUsage(message.usage, this.usage);
+        this.contextEdits = readContextEdits(message.context_management) ?? this.contextEdits;
         return;
       }
       case 'content_block_start':
@@ -82,6 +88,7 @@ export class StreamAssembler {
         const stopReason = isRecord(payload.delta) ? payload.delta.stop_reason : undefined;
         if (stopReason !== undefined) this.stopReason = stopReason;
         this.usage = readUsage(payload.usage, this.usage);
+        this.contextEdits = readContextEdits(payload.context_management) ?? this.contextEdits;
         if (typeof stopReason === 'string' && stopReason !== '' && isRecord(payload.usage))
           this.final = true;
         return;
@@ -108,6 +115,7 @@ export class StreamAssembler {
       model: this.head.model,
       id: this.head.id,
       origin: this.origin,
+      contextEdits: this.contextEdits,
       ...readServerEvidence(content),
     });
   }

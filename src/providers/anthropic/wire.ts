@@ -108,6 +108,21 @@ export interface WireOutputConfig {
   format?: { type: 'json_schema'; schema: JsonSchema };
 }
 
+/** The `clear_tool_uses_20250919` context edit: clears old tool results past a token trigger. */
+export interface WireClearToolUsesEdit {
+  type: 'clear_tool_uses_20250919';
+  trigger: { type: 'input_tokens'; value: number };
+  keep?: { type: 'tool_uses'; value: number };
+  clear_at_least?: { type: 'input_tokens'; value: number };
+  exclude_tools?: string[];
+  clear_tool_inputs?: boolean;
+}
+
+/** The `context_management` request field (beta `context-management-2025-06-27`). */
+export interface WireContextManagement {
+  edits: WireClearToolUsesEdit[];
+}
+
 /** The request body. */
 export interface WireRequest {
   model: string;
@@ -120,6 +135,7 @@ export interface WireRequest {
   stop_sequences?: string[];
   thinking?: WireThinkingConfig;
   output_config?: WireOutputConfig;
+  context_management?: WireContextManagement;
   stream: boolean;
   [extra: string]: unknown;
 }

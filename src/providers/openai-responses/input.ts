@@ -1,13 +1,18 @@
-import type { Message } from '../../core/contract/message';
+import type { CompactionItem, Message } from '../../core/contract/message';
 import type { Part } from '../../core/contract/part';
 import { mediaEssence } from '../../core/contract/part-media';
 import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ThinkingBlock } from '../../core/contract/thinking';
 import type { PartLocation } from '../../core/contract/unsupported';
 import { checkPart, dataUrlOf, isInline, refusePart } from '../shared/parts';
-import { blockReplayableTo, type ThinkingOrigin } from '../shared/provenance';
+import { blockReplayableTo, replayableTo, type ThinkingOrigin } from '../shared/provenance';
 import { PROVIDER } from './options';
-import type { WireInputContent, WireInputItem, WireReasoningItem } from './wire';
+import type {
+  WireCompactionItem,
+  WireInputContent,
+  WireInputItem,
+  WireReasoningItem,
+} from './wire';
 
 /** The conversation in the API's shape. */
 export interface EncodedInput {
@@ -36,7 +41,10 @@ export interface InputMode {
  * as an assistant message and their calls as `function_call` items; tool results become
  * `function_call_output` items. Hosted tool calls and citations stay in the evidence only. In
  * chain mode the last assistant message with a `resp_…` `responseId` is the
- * `previous_response_id` and only the messages after it are sent.
+ * `previous_response_id` and only the messages after it are sent. The latest compaction item this
+ * adapter issued for the target model (`Message.compaction`) is sent right before its message's
+ * items; statelessly, the items before it are dropped (it stands for them — OpenAI's compaction
+ * guide); in chain mode nothing is pruned. Other messages' compactions are never sent.
  */
 export function encodeInput(messages: readonly Message[], mode: InputMode): EncodedInput {
   const system: string[] = [];
@@ -51,6 +59,9 @@ export function encodeInput(messages: readonly Message[], mode: InputMode): Enco
         break;
       }
     }
+  const compacted = latestCompaction(messages, from, mode.target);
+  // Stateless: the compaction item stands for everything before it. Chained: never prune.
+  if (compacted !== undefined && !mode.chain) from = compacted;
   const input: WireInputItem[] = [];
   messages.forEach((message, i) => {
     if (message.role === 'system') {
@@ -58,6 +69,8 @@ export function encodeInput(messages: readonly Message[], mode: InputMode): Enco
       return;
     }
     if (i < from) return;
+    if (i === compacted && message.compaction !== undefined)
+      input.push(compactionItem(message.compaction));
     if (message.role === 'user') input.push(userItem(message, i));
     else if (message.role === 'assistant') input.push(...assistantItems(message, mode));
     else if ((message.role as string) === 'tool') {
@@ -82,6 +95,32 @@ export function encodeInput(messages: readonly Message[], mode: InputMode): Enco
     input,
     previousResponseId,
   };
+}
+
+/**
+ * The index of the last assistant message at or after `from` whose compaction this adapter
+ * issued for the target model (see `replayableTo`), or `undefined`. Compactions of other
+ * providers or models are never sent: the full history goes instead.
+ */
+function latestCompaction(
+  messages: readonly Message[],
+  from: number,
+  target: ThinkingOrigin,
+): number | undefined {
+  for (let i = messages.length - 1; i >= from; i--) {
+    const message = messages[i];
+    const compaction = message?.compaction;
+    if (message?.role !== 'assistant' || compaction === undefined) continue;
+    if (compaction.provider !== target.provider || compaction.data === '') continue;
+    if (replayableTo({ provider: compaction.provider, model: compaction.model }, target)) return i;
+  }
+  return undefined;
+}
+
+function compactionItem(compaction: CompactionItem): WireCompactionItem {
+  const item: WireCompactionItem = { type: 'compaction', encrypted_content: compaction.data };
+  if (compaction.id !== undefined && compaction.id !== '') item.id = compaction.id;
+  return item;
 }
 
 function userItem(message: Message, index: number): WireInputItem {

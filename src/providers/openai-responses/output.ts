@@ -1,6 +1,6 @@
 import type { Citation, HostedToolCall } from '../../core/contract/evidence';
 import { isRecord } from '../../core/kit/guards';
-import type { Message, ToolCall } from '../../core/contract/message';
+import type { CompactionItem, Message, ToolCall } from '../../core/contract/message';
 import { ModelProtocolError } from '../../core/errors/provider-errors';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ThinkingBlock } from '../../core/contract/thinking';
@@ -32,7 +32,10 @@ function protocol(message: string): ModelProtocolError {
  *   provider and `model`; an item with neither text nor encrypted content is left out;
  * - `web_search_call`, `file_search_call`, `code_interpreter_call` (and any other `…_call` the
  *   API runs itself): a hosted tool call with its input (action, queries, code) and output
- *   (sources, results, outputs) as JSON text.
+ *   (sources, results, outputs) as JSON text;
+ * - `compaction`: the message's `compaction` (`encrypted_content` as `data`, its id, stamped with
+ *   the adapter's provider and `model`; the last one wins), reported as a `compacted` context
+ *   edit; one without encrypted content is left out.
  * Usage maps `input_tokens_details.cached_tokens` and `output_tokens_details.reasoning_tokens`.
  * The finish reason is `tool_calls` (function calls), `stop`, `length` (incomplete:
  * `max_output_tokens`), `content_filter`, or `refusal`. A `failed` response throws
@@ -65,7 +68,10 @@ export function parseResponse(
   if (turn.hosted.length > 0) message.hostedToolCalls = turn.hosted;
   if (turn.citations.length > 0) message.citations = turn.citations;
   if (typeof body.id === 'string' && body.id !== '') message.responseId = body.id;
+  if (turn.compaction !== undefined) message.compaction = turn.compaction;
   const response: ModelResponse = { message, usage: usageFrom(body.usage), finishReason: finish };
+  if (turn.compaction !== undefined)
+    response.contextEdits = [{ kind: 'compacted', type: 'compaction' }];
   if (typeof body.model === 'string' && body.model !== '') response.modelName = body.model;
   if (typeof body.id === 'string' && body.id !== '') response.responseId = body.id;
   return response;
@@ -78,6 +84,8 @@ interface Turn {
   thinking: ThinkingBlock[];
   hosted: HostedToolCall[];
   citations: Citation[];
+  /** The last compaction item of the output. */
+  compaction?: CompactionItem;
 }
 
 function readOutput(items: readonly unknown[], model: string): Turn {
@@ -90,6 +98,9 @@ function readOutput(items: readonly unknown[], model: string): Turn {
     else if (type === 'reasoning') {
       const block = reasoningBlock(item);
       if (block !== undefined) turn.thinking.push(stampBlock(block, { provider: PROVIDER, model }));
+    } else if (type === 'compaction') {
+      const compaction = compactionItem(item, model);
+      if (compaction !== undefined) turn.compaction = compaction;
     } else if (type.endsWith('_call')) turn.hosted.push(hostedCall(item, type, i));
   });
   return turn;
@@ -142,6 +153,21 @@ function reasoningBlock(item: Record<string, unknown>): ThinkingBlock | undefine
   if (encrypted !== '') block.signature = encrypted;
   if (typeof item.id === 'string' && item.id !== '') block.id = item.id;
   return block;
+}
+
+/**
+ * A `compaction` item as the message's compaction, stamped with the adapter's provider and
+ * `model`. One without a non-empty string `encrypted_content` carries nothing replayable and is
+ * left out (like a reasoning item with nothing in it): the next request then sends the full
+ * history, which is what it stood for.
+ */
+function compactionItem(item: Record<string, unknown>, model: string): CompactionItem | undefined {
+  const data = item.encrypted_content;
+  if (typeof data !== 'string' || data === '') return undefined;
+  const compaction: CompactionItem = { provider: PROVIDER, data };
+  if (model !== '') compaction.model = model;
+  if (typeof item.id === 'string' && item.id !== '') compaction.id = item.id;
+  return compaction;
 }
 
 function hostedCall(item: Record<string, unknown>, type: string, i: number): HostedToolCall {

@@ -8,7 +8,12 @@ import { StrictSchemaError, toStrictSchema } from '../openai/strict-schema';
 import { encodeHostedTool } from './hosted';
 import { encodeInput } from './input';
 import { PROVIDER, type ResponsesConfig } from './options';
-import type { WireFunctionTool, WireHostedTool, WireResponsesBody } from './wire';
+import type {
+  WireContextManagement,
+  WireFunctionTool,
+  WireHostedTool,
+  WireResponsesBody,
+} from './wire';
 
 /** Name of the `text.format` json_schema. */
 export const OUTPUT_SCHEMA_NAME = 'output';
@@ -22,7 +27,8 @@ const RESERVED = ['model', 'input', 'stream'];
  * strict mode), `reasoning` (`effort` from `reasoningEffort`, `summary` from the adapter option or
  * `thinking.includeThoughts`), `include` (encrypted reasoning when stateless, hosted tools'
  * results), `store`, `previous_response_id` (chain mode), `temperature`, `top_p`,
- * `max_output_tokens`, `stream`; `extraBody` merged last. `stop`, `seed` and the penalties have no
+ * `max_output_tokens`, `context_management` (server-side compaction from `compaction`),
+ * `stream`; `extraBody` merged last. `stop`, `seed` and the penalties have no
  * Responses equivalent and are not sent. Everything that can fail does so here, before sending.
  */
 export function buildBody(
@@ -65,6 +71,8 @@ export function buildBody(
   if (settings.topP !== undefined) body.top_p = settings.topP;
   if (settings.maxTokens !== undefined && settings.maxTokens > 0)
     body.max_output_tokens = settings.maxTokens;
+  const compaction = contextManagementOf(settings.compaction);
+  if (compaction !== undefined) body.context_management = compaction;
   if (stream) body.stream = true;
   return withExtraBody(body, settings.extraBody);
 }
@@ -121,6 +129,23 @@ function reasoningOf(
     config.reasoningSummary ?? (settings.thinking?.includeThoughts === true ? 'auto' : undefined);
   if (summary !== undefined) reasoning.summary = summary;
   return Object.keys(reasoning).length > 0 ? reasoning : undefined;
+}
+
+/**
+ * `settings.compaction` as `context_management`: one `compaction` entry whose
+ * `compact_threshold` is `triggerTokens` (a positive integer, else a model `ConfigError`). The
+ * Anthropic-only fields (`keepToolUses`, `clearAtLeastTokens`, `excludeTools`,
+ * `clearToolInputs`) have no Responses equivalent and are ignored.
+ */
+function contextManagementOf(value: unknown): WireContextManagement[] | undefined {
+  if (value === undefined) return undefined;
+  const trigger = isRecord(value) ? value.triggerTokens : undefined;
+  if (typeof trigger !== 'number' || !Number.isSafeInteger(trigger) || trigger < 1)
+    throw modelConfigError(
+      PROVIDER,
+      'settings.compaction.triggerTokens must be a positive whole number of tokens',
+    );
+  return [{ type: 'compaction', compact_threshold: trigger }];
 }
 
 function withExtraBody(

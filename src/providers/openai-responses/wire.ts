@@ -40,9 +40,26 @@ export interface WireReasoningItem {
   encrypted_content?: string;
 }
 
+/** A compaction item replayed: the encrypted context it stands for, with its id. */
+export interface WireCompactionItem {
+  type: 'compaction';
+  id?: string;
+  encrypted_content: string;
+}
+
 /** One item of `input`. */
 export type WireInputItem =
-  WireMessageItem | WireFunctionCall | WireFunctionCallOutput | WireReasoningItem;
+  | WireMessageItem
+  | WireFunctionCall
+  | WireFunctionCallOutput
+  | WireReasoningItem
+  | WireCompactionItem;
+
+/** One `context_management` entry: server-side compaction past a token threshold. */
+export interface WireContextManagement {
+  type: 'compaction';
+  compact_threshold: number;
+}
 
 /** A function tool (`strict` is sent explicitly: the API's default is `true`). */
 export interface WireFunctionTool {
@@ -70,6 +87,7 @@ export interface WireResponsesBody {
   include?: string[];
   store: boolean;
   previous_response_id?: string;
+  context_management?: WireContextManagement[];
   stream?: true;
   [setting: string]: unknown;
 }
