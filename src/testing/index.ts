@@ -46,3 +46,5 @@ export type { RecordHandlerOptions, RecordingHandler } from './record-replay/rec
 export { recordingHandler } from './record-replay/record-handler';
 export type { ReplayHandler, ReplayHandlerOptions } from './record-replay/replay-handler';
 export { replayHandler } from './record-replay/replay-handler';
+export type { TestEmbeddingModelOptions, TestEmbeddingCall } from './embedding-model';
+export { TestEmbeddingModel } from './embedding-model';

@@ -6,3 +6,5 @@
 export type { AzureOptions } from './model';
 export { AzureChatModel, azure } from './model';
 export { AZURE_CAPABILITIES } from './addressing';
+export type { AzureEmbeddingOptions } from './embedding';
+export { AzureEmbeddingModel, azureEmbedding } from './embedding';

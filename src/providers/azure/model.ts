@@ -97,7 +97,10 @@ export function azure(options: AzureOptions): AzureChatModel {
  * The credentials of every call. A `getToken` failure is reported with its message and cause
  * chain redacted of the tokens it issued before and of the credential headers configured.
  */
-function authFrom(options: AzureOptions, extra: readonly string[]): () => Promise<ChatAuth> {
+export function authFrom(
+  options: Pick<AzureOptions, 'apiKey' | 'azureADToken' | 'getToken'>,
+  extra: readonly string[],
+): () => Promise<ChatAuth> {
   const apiKey = optionalText(PROVIDER, 'apiKey', options.apiKey);
   const token = optionalText(PROVIDER, 'azureADToken', options.azureADToken);
   const getToken = options.getToken;

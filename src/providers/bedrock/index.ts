@@ -11,3 +11,8 @@ export type {
   BedrockClientConfig,
 } from './options';
 export type { BedrockSdk, BedrockSdkLoader } from './sdk';
+export type { BedrockEmbeddingOptions } from './embedding';
+export { BedrockEmbeddingModel, bedrockEmbedding } from './embedding';
+export type { BedrockRerankOptions } from './rerank';
+export { BedrockRerankModel, bedrockRerank } from './rerank';
+export type { BedrockInvokeOptions } from './embedding-invoke';

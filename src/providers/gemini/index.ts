@@ -9,3 +9,5 @@ export type { GeminiThinkingOptions, GeminiThinkingLevel } from './settings';
 export { toGeminiSchema } from './schema-dialect';
 export { CallIdAllocator } from './call-ids';
 export { parseGeminiError } from './errors';
+export type { GeminiEmbeddingOptions } from './embedding';
+export { GeminiEmbeddingModel, geminiEmbedding } from './embedding';

@@ -11,3 +11,5 @@ export { OPENAI_PRESETS, OPENAI_PRESET_NAMES } from './presets';
 export { toStrictSchema } from './strict-schema';
 export { stripAddedNulls } from './strict-nulls';
 export { parseOpenAIError } from './errors';
+export type { OpenAIEmbeddingOptions } from './embedding';
+export { OpenAIEmbeddingModel, openaiEmbedding } from './embedding';

@@ -17,3 +17,5 @@ export type { ResolveEnvironment } from './environment';
 export { detectDefaultModel, secretValues } from './environment';
 export type { ProviderName } from './providers';
 export { KNOWN_PROVIDERS } from './providers';
+export type { ResolveEmbeddingOptions, EmbeddingOverrides } from './resolve-embedding';
+export { resolveEmbeddingModel } from './resolve-embedding';
