@@ -14,7 +14,7 @@ const ts = createRequire(import.meta.url)('typescript');
 // The project checked: this repository, or the folder given as the first argument (the tests).
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../..'));
 
-const ROOT_BUDGET = 150;
+const ROOT_BUDGET = 160; // ADR 0005, raised by ADR 0007
 const ERROR_CLASS_BUDGET = 25;
 
 const problems = [];

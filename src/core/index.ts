@@ -4,7 +4,7 @@
  * test doubles in `golem/testing`.
  * @packageDocumentation
  */
-// The one list of `golem`'s public names (ADR 0005: at most 150; scripts/check/public-surface.mjs
+// The one list of `golem`'s public names (ADR 0005 and 0007: at most 160; scripts/check/public-surface.mjs
 // counts them). Each name is re-exported from the module that defines it, values and their types
 // side by side, so `require('golem')` reads only the modules that hold public values; the run
 // loop, streaming, stored runs and resumes load on first use (src/core/agent/lazy.ts, kept so by
@@ -25,6 +25,10 @@ export type { RunResult } from './engine/result';
 export type { RunState } from './engine/run-state';
 export type { RunContext, Instructions } from './engine/instructions';
 export type { UsageLimit } from './engine/usage-limit';
+
+// Context compaction and memory.
+export type { Compaction, CompactionOptions, CompactionPolicy } from './engine/compaction';
+export type { AgentMemory } from './agent/memory-port';
 
 // Guardrails.
 export {
@@ -57,6 +61,7 @@ export type {
   StoreTransaction,
   WriteOptions,
   MigrationReport,
+  ConversationFilter,
 } from './durable/port';
 export type {
   RunRecord,
@@ -64,6 +69,7 @@ export type {
   RunStatus,
   StoredRun,
   StoredConversation,
+  StoredWorkingMemory,
 } from './durable/records';
 
 // Instrumentation port.
@@ -110,6 +116,7 @@ export type { Delta } from './contract/delta';
 export type { Usage } from './contract/usage';
 export type { JsonValue, JsonSchema } from './kit/json';
 export type { FetchLike } from './contract/fetch';
+export type { EmbeddingModel, RerankModel } from './contract/embedding';
 
 // Messages and parts.
 export {

@@ -33,6 +33,7 @@ import {
   usageAttributes,
 } from './span-attributes';
 import { ToolSpans } from './tool-spans';
+import { CompactionSpans } from './compaction-spans';
 import { recordToolUpdate } from './tool-updates';
 import { recordGuardrail, recordResolved } from './decision-events';
 import type { OpenSpan, TraceSettings } from './trace-settings';
@@ -57,6 +58,7 @@ export class OtelRunTrace implements RunTrace {
   readonly recording: boolean;
   private readonly agentModel: ModelIdentity;
   private readonly tools: ToolSpans;
+  private readonly compactions: CompactionSpans;
   private chat: ChatSpan | undefined;
   private readonly summary: RunSummary = {
     usage: undefined,
@@ -88,6 +90,7 @@ export class OtelRunTrace implements RunTrace {
     this.run = { span, context: trace.setSpan(parent, span) };
     this.recording = span.isRecording();
     this.tools = new ToolSpans(settings, this.run, info.tools);
+    this.compactions = new CompactionSpans(settings, this.run);
   }
 
   observe(event: RunEvent): void {
@@ -121,15 +124,25 @@ export class OtelRunTrace implements RunTrace {
       case 'guardrail':
         this.guardrail(event);
         return;
+      case 'compaction':
+        if (this.recording) this.compactions.observe(event);
+        return;
+      case 'memory_failed':
+        if (this.recording)
+          this.run.span.addEvent(EVENT.memoryFailed, { [ATTR.errorType]: errorType(event.error) });
+        return;
     }
   }
 
   within<T>(scope: TraceScope, call: () => Promise<T>): Promise<T> {
+    if (scope.kind === 'compaction')
+      return this.recording ? this.compactions.within(scope.turn, scope.policy, call) : call();
     const active = scope.kind === 'model' ? this.chat?.context : this.tools.contextOf(scope.callId);
     return context.with(active ?? this.run.context, call);
   }
 
   end(outcome: RunOutcome): void {
+    this.compactions.endOpen();
     if (this.chat !== undefined) this.chat.span.end();
     this.tools.endAll();
     const span = this.run.span;
@@ -139,6 +152,7 @@ export class OtelRunTrace implements RunTrace {
 
   private startChat(event: ModelStartEvent): void {
     this.chat?.span.end();
+    this.compactions.endOpen();
     const identity = event.model === this.info.model.name ? this.agentModel : identify(event.model);
     // Only the duration histogram reads the start time.
     const started = this.settings.instruments === undefined ? 0 : performance.now();
@@ -156,6 +170,7 @@ export class OtelRunTrace implements RunTrace {
     if (request.settings !== undefined) requestAttributes(request.settings, attributes);
     attributes[ATTR.golemTurn] = event.turn;
     attributes[ATTR.golemAttempt] = event.attempt;
+    if (event.contextTokens !== undefined) attributes[ATTR.golemContextTokens] = event.contextTokens;
     if (this.info.conversation !== undefined)
       attributes[ATTR.conversationId] = this.info.conversation;
     if (request.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';

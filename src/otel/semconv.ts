@@ -65,6 +65,12 @@ export const ATTR = Object.freeze({
   golemGuardrailPhase: 'golem.guardrail.phase',
   golemGuardrailOutcome: 'golem.guardrail.outcome',
   golemGuardrailReason: 'golem.guardrail.reason',
+  golemCompactionPolicy: 'golem.compaction.policy',
+  golemCompactionFrom: 'golem.compaction.from',
+  golemCompactionTo: 'golem.compaction.to',
+  golemCompactionTokensBefore: 'golem.compaction.tokens_before',
+  golemCompactionTokensAfter: 'golem.compaction.tokens_after',
+  golemContextTokens: 'golem.context.tokens',
 });
 
 /** Span event names golem adds (no convention exists for them). */
@@ -77,6 +83,8 @@ export const EVENT = Object.freeze({
   toolLog: 'golem.tool.log',
   toolResolved: 'golem.tool.resolved',
   guardrail: 'golem.guardrail',
+  compaction: 'golem.compaction',
+  memoryFailed: 'golem.memory.failed',
 });
 
 /** The metrics of the convention, with its recommended bucket boundaries. */

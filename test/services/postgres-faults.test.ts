@@ -135,7 +135,7 @@ test('a schema newer than the code is refused and left alone', async () => {
   const error = await errorOf(loadRun(second, 'x'));
   expect(error.reason).toBe('schema-too-new');
   expect(error.message).toContain(
-    'the database schema is at version 7, newer than the 4 this golem knows',
+    'the database schema is at version 7, newer than the 5 this golem knows',
   );
 });
 
@@ -146,10 +146,16 @@ test('concurrent migrations apply each version once; migrate: false only checks'
   const others = [1, 2, 3].map(() => postgresStore({ connectionString: POSTGRES_URL, schema }));
   stores.push(...others);
   const reports = await Promise.all(others.map((s) => s.migrate()));
-  expect(reports.map((r) => r.applied).flat()).toEqual([1, 2, 3, 4]);
+  expect(reports.map((r) => r.applied).flat()).toEqual([1, 2, 3, 4, 5]);
   const { rows } = await admin.query(
     `SELECT version FROM "${schema}".golem_migrations ORDER BY version`,
   );
-  expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+  expect(rows).toEqual([
+    { version: 1 },
+    { version: 2 },
+    { version: 3 },
+    { version: 4 },
+    { version: 5 },
+  ]);
   expect((await errorOf(loadRun(unmigrated, 'x'))).reason).toBe('not-found');
 });

@@ -73,6 +73,7 @@ test('a version-1 SQLite database is migrated to the current version and its run
     { version: 2 },
     { version: 3 },
     { version: 4 },
+    { version: 5 },
   ]);
   check.close();
 });

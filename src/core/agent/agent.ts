@@ -1,4 +1,7 @@
 import type { Message } from '../contract/message';
+import type { AgentMemory } from './memory-port';
+import { memoryContext, recallFor, rememberWith, withRecalled } from './memory-run';
+import { givenCompactions } from './given-compactions';
 import { isArrayValue } from '../kit/guards';
 import type { DeltaHandler } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
@@ -59,6 +62,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   private readonly instructions: Instructions<Deps> | undefined;
   private readonly historyProcessor: HistoryProcessor | undefined;
   private readonly defaults: SettingsDefaults;
+  private readonly memory: AgentMemory | undefined;
 
   constructor(config: AgentConfig<Deps, Output> & { deferredTools?: Pausable }) {
     this.engine = resolveConfig(config);
@@ -67,6 +71,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
     this.historyProcessor = config.historyProcessor;
+    this.memory = config.memory;
     this.defaults = {
       runTimeout: config.runTimeout,
       turnTimeout: this.engine.turnTimeout,
@@ -92,8 +97,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const store = storeFor(options, this.store);
     if (store !== undefined) {
       const stored = withRunId(options);
-      return runStored(this.stored(), store, stored, (history) =>
-        this.prepare(prompt, { ...stored, history }, undefined),
+      return runStored(this.stored(), store, stored, (history, compactions) =>
+        this.prepare(prompt, { ...stored, history, compactions }, undefined),
       );
     }
     const state = await this.prepare(prompt, options, undefined);
@@ -127,8 +132,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         const store = storeFor(opts, this.store);
         if (store !== undefined) {
           const stored = withRunId(opts);
-          return await runStored(this.stored(), store, stored, (history) =>
-            this.prepare(prompt, { ...stored, history }, handler),
+          return await runStored(this.stored(), store, stored, (history, compactions) =>
+            this.prepare(prompt, { ...stored, history, compactions }, handler),
           );
         }
         const state = await this.prepare(prompt, opts, handler);
@@ -256,13 +261,25 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       const { checkApprovedTools, matchResolutions } = await resumeCalls();
       const resolutions = matchResolutions(unansweredCalls(processed), results);
       checkApprovedTools(this.engine, resolutions);
+      const { memory } = this;
+      const context =
+        memory === undefined
+          ? undefined
+          : memoryContext(run, prompt, processed, storeFor(opts, this.store));
+      const recalled =
+        memory === undefined || context === undefined
+          ? undefined
+          : await recallFor(memory, context);
       const step: Step = {
         kind: 'resolve',
         resolutions,
-        system: await instructionsText(this.instructions, run),
+        system: withRecalled(await instructionsText(this.instructions, run), recalled),
         prompt: prompt !== '' || parts.length > 0 ? promptMessage(prompt, parts) : undefined,
       };
-      return { state: new RunProgress(run, [...processed], this.origin(opts)), step };
+      const state = new RunProgress(run, [...processed], this.origin(opts));
+      if (memory !== undefined && context !== undefined)
+        rememberWith(state, memory, context, processed.length);
+      return { state, step };
     } catch (error) {
       run.release(error);
       throw error;
@@ -314,11 +331,31 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): Promise<RunProgress<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
     try {
-      return new RunProgress(
-        run,
-        await buildMessages(this.instructions, run, processed, prompt, parts),
-        this.origin(options),
-      );
+      const { memory } = this;
+      let state: RunProgress<Deps>;
+      if (memory === undefined)
+        state = new RunProgress(
+          run,
+          await buildMessages(this.instructions, run, processed, prompt, parts),
+          this.origin(options),
+        );
+      else {
+        const context = memoryContext(run, prompt, processed, storeFor(options, this.store));
+        const recalled = await recallFor(memory, context);
+        const messages = await buildMessages(
+          this.instructions,
+          run,
+          processed,
+          prompt,
+          parts,
+          recalled,
+        );
+        state = new RunProgress(run, messages, this.origin(options));
+        rememberWith(state, memory, context, messages.length - 1);
+      }
+      if (options.compactions !== undefined && options.compactions.length > 0)
+        state.compactions = givenCompactions(options.compactions, state.messages);
+      return state;
     } catch (error) {
       run.release(error);
       throw error;

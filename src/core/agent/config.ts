@@ -1,4 +1,6 @@
 import type { PriceTable } from '../contract/cost';
+import type { Compaction, CompactionOptions } from '../engine/compaction';
+import type { AgentMemory } from './memory-port';
 import type { HostedTool } from '../contract/hosted-tool';
 import type { JsonSchema } from '../kit/json';
 import type { Message } from '../contract/message';
@@ -108,6 +110,19 @@ export interface AgentConfig<Deps, Output> {
    * the run fails at the `guardrail` stage, or (opt-in `onTrip: 'retry'`) the model corrects itself.
    */
   guardrails?: Guardrails<Deps, Output>;
+  /**
+   * Keeps each request under a token budget: above `maxTokens` (estimated as `contextTokens`),
+   * old tool results are cleared and older turns summarised (or the provider compacts, policy
+   * `provider`) while the newest turns stay verbatim. The run's `messages` keep the originals;
+   * `result.compactions` records each compaction. See the context-compaction guide. Default none.
+   */
+  compaction?: CompactionOptions;
+  /**
+   * Remembers across runs and threads (`new Memory({...})` from `golem/memory`, or any
+   * `AgentMemory`): what it recalls is appended to the instructions before the first model call,
+   * its tools join the agent's, and a completed run's new messages are given to it. Default none.
+   */
+  memory?: AgentMemory;
 }
 
 /**
@@ -117,6 +132,12 @@ export interface AgentConfig<Deps, Output> {
 export interface RunOptionsBase {
   /** Earlier conversation (typically a previous result's `messages`). */
   history?: readonly Message[];
+  /**
+   * The compactions recorded with `history` (a previous result's `compactions`): the run starts
+   * from the same compacted context instead of compacting again. Positions must fit `history`.
+   * A stored conversation brings its own. Default none.
+   */
+  compactions?: readonly Compaction[];
   /** Cancels the run. */
   signal?: AbortSignal;
   /** Parts (images, documents, audio) appended to the prompt message. */

@@ -53,6 +53,8 @@ export function runSettings<Deps>(
   const merged = { ...defaults.modelSettings, ...options.modelSettings };
   return new Settings(link, {
     deps: options.deps as Deps,
+    owner: options.owner,
+    conversationId: options.conversation,
     observers,
     settings: Object.keys(merged).length === 0 ? undefined : merged,
     onDelta,
@@ -77,6 +79,8 @@ class Settings<Deps> implements RunSettings<Deps> {
   readonly turnTimeout: number;
   readonly release: (error?: unknown) => void;
   readonly trace: TraceHandle | undefined;
+  readonly owner: string | undefined;
+  readonly conversationId: string | undefined;
 
   constructor(
     private readonly link: RunSignal,
@@ -89,6 +93,8 @@ class Settings<Deps> implements RunSettings<Deps> {
     this.turnTimeout = fields.turnTimeout;
     this.release = fields.release;
     this.trace = fields.trace;
+    this.owner = fields.owner;
+    this.conversationId = fields.conversationId;
   }
 
   get signal(): AbortSignal {

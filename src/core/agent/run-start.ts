@@ -5,6 +5,8 @@ import { resolveInstructions } from '../engine/instructions';
 import { assembleMessages } from '../engine/assemble';
 import type { RunSettings } from '../engine/run-config';
 import type { SignalSource } from '../engine/run-signal';
+import { scoped } from '../engine/run-signal';
+import { withRecalled } from './memory-run';
 import { withLazySignal } from '../engine/lazy-signal';
 import { describeError } from '../kit/error-base';
 import { isArrayValue } from '../kit/guards';
@@ -45,9 +47,11 @@ export async function buildMessages<Deps>(
   history: readonly Message[],
   prompt: string,
   parts: readonly Part[],
+  recalled?: string,
 ): Promise<Message[]> {
+  const system = await instructionsText(instructions, run);
   return assembleMessages(
-    await instructionsText(instructions, run),
+    recalled === undefined ? system : withRecalled(system, recalled),
     history,
     promptMessage(prompt, parts),
   );
@@ -72,5 +76,5 @@ export function promptMessage(prompt: string, parts: readonly Part[]): Message {
 
 /** What instructions functions receive; the run's signal is read (or created) when they read it. */
 function instructionsContext<Deps>(run: RunSettings<Deps>): RunContext<Deps> {
-  return withLazySignal({ deps: run.deps }, run);
+  return withLazySignal(scoped({ deps: run.deps }, run), run);
 }

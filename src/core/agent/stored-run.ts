@@ -1,4 +1,5 @@
 import type { Result } from '../engine/result';
+import type { Compaction } from '../engine/compaction';
 import { executeRun } from '../engine/run';
 import type { EngineConfig, RunSettings } from '../engine/run-config';
 import { RunProgress } from '../engine/run-progress';
@@ -50,10 +51,13 @@ export async function runStored<Deps, Output>(
   agent: StoredAgent<Deps, Output>,
   store: RunStore,
   options: StoredRunOptions,
-  prepare: (history: readonly Message[]) => Promise<RunProgress<Deps>>,
+  prepare: (
+    history: readonly Message[],
+    compactions: readonly Compaction[] | undefined,
+  ) => Promise<RunProgress<Deps>>,
 ): Promise<Result<Output>> {
   const opening = await openRun(store, options);
-  const state = await prepare(opening.history);
+  const state = await prepare(opening.history, opening.compactions);
   try {
     const recorder = await beginRun(store, opening, agent.name, state);
     return await settle(recorder, state, () => executeRun(agent.engine, agent.decoder, state));

@@ -14,6 +14,8 @@ import { timeoutProblem } from '../kit/timeouts';
 import { isStreamingModel } from '../contract/model';
 import type { Model } from '../contract/model';
 import type { RunStore } from '../durable/port';
+import { compactionPlan } from '../engine/compaction-plan';
+import type { AgentMemory } from './memory-port';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -71,7 +73,11 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
   const turnTimeout = timeout('turnTimeout', config.turnTimeout);
   const maxRetryWait = retryWait(config.maxRetryWait);
   const { prices } = resolveObservability(config);
-  const registered = registerTools(config.tools ?? []);
+  const memory = memoryConfig(config.memory);
+  const registered = registerTools([
+    ...(config.tools ?? []),
+    ...((memory?.tools ?? []) as readonly Tool<Deps>[]),
+  ]);
   if (config.deferredTools !== true) {
     for (const tool of registered.values()) {
       if (tool.approval !== undefined && tool.approval !== false) {
@@ -111,7 +117,24 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     ...(prices !== undefined && { prices }),
     ...hostedToolsConfig(config.hostedTools),
     ...guardrailsConfig<Deps>(config.guardrails, registered),
+    ...(config.compaction !== undefined && {
+      compaction: compactionPlan(config.compaction, model as unknown as Model),
+    }),
   };
+}
+
+/** The agent's `memory`, checked for the port's shape. */
+function memoryConfig(memory: AgentMemory | undefined): AgentMemory | undefined {
+  if (memory === undefined) return undefined;
+  if (!isRecord(memory) || typeof memory.recall !== 'function')
+    throw agentConfigError(
+      'Agent `memory` must implement AgentMemory (a `recall(context)` method), e.g. new Memory({...}) from golem/memory',
+    );
+  if (memory.remember !== undefined && typeof memory.remember !== 'function')
+    throw agentConfigError('Agent `memory.remember` must be a method');
+  if (memory.tools !== undefined && !isArrayValue(memory.tools))
+    throw agentConfigError('Agent `memory.tools` must be an array of tools');
+  return memory;
 }
 
 function integer(field: string, value: number | undefined, fallback: number, min: number): number {

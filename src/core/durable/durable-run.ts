@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Compaction } from '../engine/compaction';
 import { RunError, RunInputError } from '../engine/errors';
 import type { Result } from '../engine/result';
 import type { RunProgress } from '../engine/run-progress';
@@ -31,6 +32,7 @@ function newUuid(): string {
 /** Options of a stored run. Internal. */
 export interface StoredRunOptions {
   history?: readonly Message[];
+  compactions?: readonly Compaction[];
   conversation?: string;
   runId?: string;
   /** Who the run belongs to. */
@@ -83,6 +85,8 @@ export interface RunOpening {
   readonly history: readonly Message[];
   readonly conversationId: string | null;
   readonly conversationVersion: number | undefined;
+  /** The compactions the run starts with: its conversation's, or the caller's with `history`. */
+  readonly compactions: readonly Compaction[] | undefined;
 }
 
 /** Checks a stored run's options and loads the conversation it continues, if any. */
@@ -90,6 +94,7 @@ export async function openRun(store: RunStore, options: StoredRunOptions): Promi
   const runId = options.runId === undefined ? newUuid() : checkId('runId', options.runId);
   const owner = checkOwner(options.owner);
   let history = options.history ?? [];
+  let compactions = options.compactions;
   let conversationVersion: number | undefined;
   const conversationId =
     options.conversation === undefined ? null : checkId('conversation', options.conversation);
@@ -101,10 +106,12 @@ export async function openRun(store: RunStore, options: StoredRunOptions): Promi
     const stored = await store.getConversation(conversationId);
     if (stored !== undefined && !conversationVisible(stored, { owner }))
       throw conversationNotFound(conversationId);
-    history = stored === undefined ? [] : decodeConversation(stored).messages;
+    const record = stored === undefined ? undefined : decodeConversation(stored);
+    history = record?.messages ?? [];
+    compactions = record?.compactions;
     conversationVersion = stored?.version ?? 0;
   }
-  return { runId, owner, history, conversationId, conversationVersion };
+  return { runId, owner, history, conversationId, conversationVersion, compactions };
 }
 
 /**

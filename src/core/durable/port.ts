@@ -1,4 +1,4 @@
-import type { StoredConversation, StoredRun } from './records';
+import type { StoredConversation, StoredRun, StoredWorkingMemory } from './records';
 
 /** Which stored runs {@link RunStore.listRuns} returns. */
 export interface RunFilter {
@@ -14,6 +14,32 @@ export interface RunFilter {
    */
   owner?: string;
   /** At most this many, newest `updatedAt` first; default 100. */
+  limit?: number;
+}
+
+/**
+ * A position in a conversation listing (newest `updatedAt` first, ties by `id` ascending): the
+ * listing continues with the conversations after it. Pass the last conversation of a page.
+ */
+export interface ConversationCursor {
+  updatedAt: number;
+  id: string;
+}
+
+/** Which stored conversations {@link RunStore.listConversations} returns. */
+export interface ConversationFilter {
+  /** Only conversations of this owner. Default: any owner. */
+  owner?: string;
+  /**
+   * Only conversations whose `title` contains this text, or whose `messages` JSON contains it as
+   * JSON writes it inside a string (`JSON.stringify(text).slice(1, -1)`); ASCII letters compare
+   * case-insensitively. A prefilter: it may also match tool arguments or JSON keys, and golem
+   * narrows the rows to the messages' text. Without an index this reads every row of the owner.
+   */
+  text?: string;
+  /** Only conversations listed after this one (keyset paging). */
+  before?: ConversationCursor;
+  /** At most this many, newest `updatedAt` first (ties by `id`); default 100. */
   limit?: number;
 }
 
@@ -81,4 +107,25 @@ export interface RunStore {
   insertRun?(run: StoredRun, options?: WriteOptions): Promise<boolean>;
   /** Runs `body` atomically, the rows it reads locked against other writers until it ends. */
   transaction<T>(body: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Optional (threads): the conversations matching `filter`, whole rows, newest `updatedAt` first
+   * (ties by `id` ascending). Rows are complete, so one written back never loses its messages.
+   */
+  listConversations?(filter: ConversationFilter): Promise<StoredConversation[]>;
+  /**
+   * Optional (threads): deletes the conversation `id` only if its stored `version` is
+   * `expectedVersion` (a run claiming it meanwhile changes it); resolves whether it did. Golem
+   * checks the owner and the active run first. The runs that used it are kept.
+   */
+  deleteConversation?(id: string, expectedVersion: number): Promise<boolean>;
+  /** Optional (working memory): the working memory of `scope`, if stored. */
+  getWorkingMemory?(scope: string): Promise<StoredWorkingMemory | undefined>;
+  /**
+   * Optional (working memory): stores `record` only if the stored version of `record.scope` is
+   * `expectedVersion` — `0`: only if none is stored. Resolves `false` (nothing written) otherwise,
+   * so of concurrent writers from the same version exactly one wins.
+   */
+  putWorkingMemory?(record: StoredWorkingMemory, expectedVersion: number): Promise<boolean>;
+  /** Optional (working memory): deletes the working memory of `scope`; resolves whether one existed. */
+  deleteWorkingMemory?(scope: string): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import type { Message, ToolCall } from '../contract/message';
 import type { RunStore, WriteOptions } from './port';
 import type { RunStatus, StoredRun } from './records';
 import { messagesJson, outputJson } from './records';
+import { compactionsColumn } from './compaction-column';
 import { finishRun, writeRun } from './store-ops';
 
 /** A write that need not wait for the disk flush (see `WriteOptions.flush`). */
@@ -181,6 +182,7 @@ export class Recorder implements RunCheckpoints {
       errorStage: null,
       errorMessage: null,
       output: null,
+      compactions: source.compactions === undefined ? null : compactionsColumn(source.compactions),
     };
   }
 

@@ -1,6 +1,9 @@
 import type { PendingToolCall, PendingToolCalls } from '../engine/deferred-types';
+import type { Compaction } from '../engine/compaction';
+import { readCompactionsColumn } from './compaction-column';
 import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
+import type { JsonValue } from '../kit/json';
 import { USAGE_DETAILS } from '../contract/usage';
 import { decodeMessages, encodeMessage } from '../codec/codec';
 import { describeError } from '../kit/error-base';
@@ -62,6 +65,11 @@ export interface StoredRun {
    * adapters store it verbatim.
    */
   conversationLength?: number | null;
+  /**
+   * What compaction replaced in the context the run's model saw, as JSON text (`null`: nothing).
+   * Optional so adapters written before schema version 5 keep compiling; stored verbatim.
+   */
+  compactions?: string | null;
 }
 
 /** A conversation as a store keeps it: its messages (durable codec JSON) and the run using it. */
@@ -75,6 +83,36 @@ export interface StoredConversation {
   updatedAt: number;
   /** Who the conversation belongs to (set by the run that created it), or `null`. */
   owner?: string | null;
+  /**
+   * Its title (threads), or `null`. Optional so adapters written before schema version 5 keep
+   * compiling; adapters store it verbatim, and writers keep the value they read.
+   */
+  /**
+   * The compactions of the conversation's latest completed run, positions in its messages, as JSON
+   * text (`null`: none): the next run on it starts with the same compacted context. Optional like
+   * `title`; stored verbatim.
+   */
+  compactions?: string | null;
+  title?: string | null;
+  /**
+   * Its metadata as JSON text of an object (threads), or `null`. Optional like `title`; stored
+   * verbatim.
+   */
+  metadata?: string | null;
+}
+
+/**
+ * One scope's working memory as a store keeps it: `value` is JSON text, `version` counts writes
+ * (the first is 1) and makes {@link RunStore.putWorkingMemory} conditional. Stored verbatim.
+ */
+export interface StoredWorkingMemory {
+  /** What the memory belongs to (a key the working-memory feature builds, e.g. per user). */
+  scope: string;
+  /** The memory as JSON text. */
+  value: string;
+  version: number;
+  /** When it was written, ms since the epoch. */
+  updatedAt: number;
 }
 
 /** A stored run, decoded and validated. */
@@ -119,6 +157,8 @@ export interface RunRecord {
    * read; not enumerable.
    */
   readonly state: RunState;
+  /** What compaction replaced in the context the run's model saw (`messages` keep the originals). */
+  compactions: Compaction[];
 }
 
 /** A stored conversation, decoded. */
@@ -132,6 +172,12 @@ export interface ConversationRecord {
   updatedAt: number;
   /** Who the conversation belongs to; `undefined` when it has none. */
   owner: string | undefined;
+  /** Its title; `undefined` when it has none. */
+  title: string | undefined;
+  /** The compactions its next run starts with (positions in `messages`); empty when none. */
+  compactions: Compaction[];
+  /** Its metadata (a JSON object); `undefined` when it has none. */
+  metadata: Record<string, JsonValue> | undefined;
 }
 
 /** Each message's encoding, computed once per message object. */
@@ -280,7 +326,9 @@ export function decodeRun(row: StoredRun): RunRecord {
     version: count(row, 'version'),
     output: json(row, 'output'),
     owner: typeof row.owner === 'string' ? row.owner : undefined,
+    compactions: [],
   };
+  record.compactions = readCompactionsColumn(row.compactions, record.messages, 'run', row.id);
   return attachState(record, () => stateFields(record)) as RunRecord;
 }
 
@@ -310,6 +358,7 @@ export function stateFields(record: Omit<RunRecord, 'state'>): StateFields {
     requests: record.requests,
     toolCalls: record.toolCalls,
     turns: record.turns,
+    compactions: record.compactions,
   };
 }
 
@@ -324,15 +373,41 @@ export function outputJson(output: unknown): string | null {
   }
 }
 
+/** A stored conversation's title: text or nothing; anything else is `corrupt`. */
+export function readTitle(row: StoredConversation): string | undefined {
+  const title = row.title;
+  if (title === null || title === undefined) return undefined;
+  if (typeof title !== 'string') throw corrupt('conversation', row.id, 'title is not text');
+  return title;
+}
+
+/** A stored conversation's metadata: a JSON object or nothing; anything else is `corrupt`. */
+export function readMetadata(row: StoredConversation): Record<string, JsonValue> | undefined {
+  const text = row.metadata;
+  if (text === null || text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined;
+  } catch (cause) {
+    throw corrupt('conversation', row.id, 'metadata is not valid JSON', cause);
+  }
+  if (!isRecord(value)) throw corrupt('conversation', row.id, 'metadata is not a JSON object');
+  return value as Record<string, JsonValue>;
+}
+
 /** Decodes a stored conversation; malformed messages are a `corrupt` {@link StoreError}. */
 export function decodeConversation(row: StoredConversation): ConversationRecord {
+  const messages = readMessages(row.messages, 'conversation', row.id);
   return {
     id: row.id,
-    messages: readMessages(row.messages, 'conversation', row.id),
+    messages,
+    compactions: readCompactionsColumn(row.compactions, messages, 'conversation', row.id),
     activeRunId: row.activeRunId ?? undefined,
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     owner: typeof row.owner === 'string' ? row.owner : undefined,
+    title: readTitle(row),
+    metadata: readMetadata(row),
   };
 }

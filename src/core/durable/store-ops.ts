@@ -175,6 +175,8 @@ export async function finishRun(
         next.status === 'completed'
           ? appendJson(conversation.messages, messagesJson(tail))
           : conversation.messages,
+      compactions:
+        next.status === 'completed' ? (next.compactions ?? null) : (conversation.compactions ?? null),
       activeRunId: null,
       version: conversation.version + 1,
       updatedAt: next.updatedAt,
@@ -234,7 +236,13 @@ async function checkBase(
   const started = run.conversationLength;
   if (typeof started !== 'number' || !Number.isSafeInteger(started)) return;
   const conversation = await tx.getConversation(conversationId);
-  if (conversation === undefined) return;
+  // The run's start created or claimed it: it was deleted since (threads), and continuing the run
+  // must not bring it back.
+  if (conversation === undefined)
+    throw new StoreError(
+      `run ${quote(run.id)} cannot be continued: its conversation ${quote(conversationId)} was deleted; read this run's messages with loadRun(store, ${quote(run.id)})`,
+      { reason: 'conflict', runId: run.id, conversationId },
+    );
   const length = readMessages(conversation.messages, 'conversation', conversationId).length;
   if (length === started) return;
   throw new StoreError(

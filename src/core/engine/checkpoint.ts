@@ -1,4 +1,5 @@
 import type { Message, ToolCall } from '../contract/message';
+import type { Compaction } from './compaction';
 import type { Usage } from '../contract/usage';
 import type { PendingToolCalls } from './deferred-types';
 
@@ -9,6 +10,8 @@ export interface CheckpointSource {
   readonly requests: number;
   readonly toolCalls: number;
   readonly completedTurns: number;
+  /** The compactions applied so far (stored with the run). */
+  readonly compactions?: readonly Compaction[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { causeText, RUN_ERROR_PREFIX } from '../kit/cause-text';
+import type { Compaction } from './compaction';
 import { GolemError, brandGuard } from '../kit/error-base';
 import { ConfigError } from '../kit/config-error';
 import type { Message } from '../contract/message';
@@ -42,6 +43,8 @@ export interface PartialEvidence {
   interrupted?: Message;
   /** What the completed responses cost, when the agent has `prices` (see `Result.cost`). */
   cost?: RunCost;
+  /** What compaction replaced in the context the model saw (`messages` keep the originals). */
+  compactions?: Compaction[];
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ModelRequest } from '../contract/request';
 import type { Usage } from '../contract/usage';
 import type { ToolUpdate } from '../tool/context';
 import type { GuardrailCheck } from './guardrails';
+import type { Compaction } from './compaction';
 
 /**
  * A provider attempt is about to be sent.
@@ -19,6 +20,11 @@ export interface ModelStartEvent {
   model?: string;
   /** The request sent (messages, tool specs, settings): the run's own object, read-only. */
   request: ModelRequest;
+  /**
+   * The request's estimated size in tokens: the provider-reported usage of the last turn plus an
+   * estimate of the messages added since (see the context-compaction guide).
+   */
+  contextTokens?: number;
 }
 
 /**
@@ -271,6 +277,30 @@ export interface ToolGuardrailEvent {
 }
 
 /**
+ * The context was compacted before a model call (or, `policy: 'provider'`, the provider reports
+ * it compacted on its side); `compaction` is the record the run's evidence keeps.
+ * @inline
+ */
+export interface CompactionEvent {
+  kind: 'compaction';
+  /** The model turn of the run before which it happened (for `provider`: the turn it reported). */
+  turn: number;
+  /** What was compacted: policy, positions, tokens before and after. */
+  compaction: Compaction;
+}
+
+/**
+ * A completed run's messages could not be remembered by the agent's `memory` (its `remember`
+ * failed). The run's result stands; the memory catches up on its next recall.
+ * @inline
+ */
+export interface MemoryFailedEvent {
+  kind: 'memory_failed';
+  /** Why `remember` failed. */
+  error: unknown;
+}
+
+/**
  * After each guardrail check: {@link RunGuardrailEvent} (input, output) or
  * {@link ToolGuardrailEvent} (tool phases; it has `callId`).
  * @inline
@@ -301,7 +331,9 @@ export type RunEvent =
   | ToolLogEvent
   | OutputRejectedEvent
   | RunGuardrailEvent
-  | ToolGuardrailEvent;
+  | ToolGuardrailEvent
+  | CompactionEvent
+  | MemoryFailedEvent;
 
 /** What happened: the `kind` of a {@link RunEvent}. */
 export type RunEventKind = RunEvent['kind'];

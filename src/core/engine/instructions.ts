@@ -7,6 +7,10 @@ export interface RunContext<Deps> {
   readonly deps: Deps;
   /** The run's cancellation signal. */
   readonly signal: AbortSignal;
+  /** The run's `owner` (the tenant or user key it was started with), when it has one. */
+  readonly owner?: string;
+  /** The stored conversation the run continues (its `conversation` option), when it has one. */
+  readonly conversationId?: string;
 }
 
 /**

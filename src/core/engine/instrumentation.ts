@@ -24,7 +24,8 @@ export interface RunStartInfo {
 /** Which piece of work {@link RunTrace.within} runs. */
 export type TraceScope =
   | { readonly kind: 'model'; readonly turn: number; readonly attempt: number }
-  | { readonly kind: 'tool'; readonly callId: string };
+  | { readonly kind: 'tool'; readonly callId: string }
+  | { readonly kind: 'compaction'; readonly turn: number; readonly policy: string };
 
 /** How a run ended: its result, or the error it failed with. */
 export type RunOutcome =

@@ -14,6 +14,9 @@ import { endsLoop } from './step';
 import type { BatchResult } from './tool-batch';
 import { runBatch } from './tool-batch';
 import { crossedLimit } from './usage-limit';
+import { afterResponse, prepareContext } from './compact';
+import type { CompactionPlan } from './compaction-plan';
+import type { ModelSettings } from '../contract/request';
 
 /** How a loop execution ended. Internal. */
 export type LoopEnd =
@@ -44,10 +47,22 @@ export async function runLoop<Deps>(
     if (state.run.aborted) throw state.fail('model', cancellationError(state.run.signal));
     if (turn >= config.maxIterations)
       throw state.fail('loop', new TurnLimitError(config.maxIterations));
-    const request: ModelRequest = { messages: [...state.messages], tools: [...config.specs] };
+    const { compaction } = config;
+    let messages: Message[];
+    if (compaction === undefined && state.compactions.length === 0 && !state.observed)
+      messages = [...state.messages];
+    else {
+      try {
+        messages = await prepareContext(compaction, state);
+      } catch (cause) {
+        throw state.fail('model', cause);
+      }
+    }
+    const request: ModelRequest = { messages, tools: [...config.specs] };
     if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
     if (config.hostedTools !== undefined) request.hostedTools = [...config.hostedTools];
-    if (state.run.settings !== undefined) request.settings = state.run.settings;
+    const settings = withProviderCompaction(state.run.settings, compaction);
+    if (settings !== undefined) request.settings = settings;
     let response: ModelResponse;
     try {
       response = await modelTurn(config, state, turn, request);
@@ -55,6 +70,7 @@ export async function runLoop<Deps>(
       throw state.fail('model', cause);
     }
     state.recordResponse(response.message, response.usage);
+    if (state.requestLength !== undefined) afterResponse(state, response);
     const calls = response.message.toolCalls ?? [];
     // A turn that starts a batch is persisted by the batch's write-ahead checkpoint.
     if (state.checkpoints !== undefined && endsLoop(config, calls))
@@ -71,6 +87,16 @@ export async function runLoop<Deps>(
 }
 
 const NOTHING_WAITING: PendingToolCalls = { approvals: [], external: [] };
+
+/** The run's settings, asking the provider to compact when `provider` is a policy (unless set). */
+function withProviderCompaction(
+  settings: ModelSettings | undefined,
+  plan: CompactionPlan | undefined,
+): ModelSettings | undefined {
+  const provider = plan?.provider;
+  if (provider === undefined || settings?.compaction !== undefined) return settings;
+  return { ...settings, compaction: provider };
+}
 
 /**
  * Closes a batch (the batch step is `runBatch`, then this): appends its results, commits them

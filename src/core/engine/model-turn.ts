@@ -37,7 +37,18 @@ export async function modelTurn<Deps>(
   const modelName = config.model.name;
   for (let attempt = 1; ; attempt++) {
     if (state.observed)
-      state.emit({ kind: 'model_start', turn, attempt, model: modelName, request });
+      state.emit(
+        state.contextTokens === undefined
+          ? { kind: 'model_start', turn, attempt, model: modelName, request }
+          : {
+              kind: 'model_start',
+              turn,
+              attempt,
+              model: modelName,
+              request,
+              contextTokens: state.contextTokens,
+            },
+      );
     state.requests++;
     // Which model answers: the agent's, or the member a FallbackModel moved on to.
     const answering = { name: modelName };

@@ -6,6 +6,7 @@ import { describeError } from '../kit/error-base';
 import { isRecord } from '../kit/guards';
 import type { PendingToolCall, PendingToolCalls } from './deferred-types';
 import { RunInputError } from './errors';
+import { readCompactions } from './compaction-record';
 import type { ReadState, RunState } from './run-state';
 import { RUN_STATE_FORMAT, RUN_STATE_VERSION, stepOf } from './run-state';
 
@@ -101,6 +102,15 @@ export function readState(value: unknown): ReadState {
   const pending = readPending(value.pending);
   if (status === 'paused' && pending === undefined) throw invalid('a paused state has no pending');
   const startedAt = count(value.startedAt, 'startedAt');
+  let compactions;
+  try {
+    const start = messages[0]?.role === 'system' ? 1 : 0;
+    compactions = readCompactions(value.compactions, messages.length - start);
+  } catch (cause) {
+    throw invalid(describeError(cause), cause);
+  }
+  const contextTokens =
+    value.contextTokens === undefined ? undefined : count(value.contextTokens, 'contextTokens');
   return {
     origin: {
       agent: text(value.agent, 'agent'),
@@ -119,5 +129,7 @@ export function readState(value: unknown): ReadState {
     requests: count(value.requests, 'requests'),
     toolCalls: count(value.toolCalls, 'toolCalls'),
     turns: count(value.turns, 'turns'),
+    compactions,
+    contextTokens,
   };
 }

@@ -8,6 +8,7 @@ import { isRecord } from '../kit/guards';
 import { escapeLoneSurrogates } from '../kit/lone-surrogates';
 import { showValue } from '../kit/error-base';
 import { normaliseEvidence } from './response-evidence';
+import { contextEditsOf } from './compaction-record';
 
 /**
  * Validates and normalises what a model returned, without mutating it: the role defaults to
@@ -44,6 +45,8 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
   if (typeof response.modelName === 'string') result.modelName = response.modelName;
   if (typeof response.responseId === 'string' && response.responseId !== '')
     result.responseId = response.responseId;
+  const edits = response.contextEdits === undefined ? undefined : contextEditsOf(response.contextEdits);
+  if (edits !== undefined) result.contextEdits = edits;
   return result;
 }
 

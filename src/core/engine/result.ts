@@ -3,6 +3,7 @@ import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
 import type { PendingToolCalls } from './deferred-types';
 import type { RunState } from './run-state';
+import type { Compaction } from './compaction';
 
 /** Evidence every result carries. */
 interface ResultEvidence {
@@ -21,6 +22,13 @@ interface ResultEvidence {
    * `PriceTable`). Covers this run's calls only (not earlier segments of a stored run).
    */
   cost?: RunCost;
+  /**
+   * What compaction replaced in the context the model saw, in order (present when anything was
+   * compacted, over every segment of the run). `messages` keep the originals.
+   */
+  compactions?: Compaction[];
+  /** The last request's estimated size in tokens, when the agent has `compaction` or the run was observed. */
+  contextTokens?: number;
   /**
    * The run's state as one JSON value — what `resume`/`resumeRun` continue from, in any process
    * (see {@link RunState}). Computed on first read; not enumerable, so spreading or serialising the

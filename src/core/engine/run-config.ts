@@ -9,6 +9,8 @@ import type { RunObserver } from './events';
 import type { TraceHandle } from './instrumentation';
 import type { Backoff, Sleep } from './retry';
 import type { UsageLimit } from './usage-limit';
+import type { RunScope } from './run-signal';
+import type { CompactionPlan } from './compaction-plan';
 
 /**
  * Tool-mode structured output: the schema becomes the parameters of a synthesized tool.
@@ -52,10 +54,12 @@ export interface EngineConfig<Deps> {
   readonly hostedTools?: readonly HostedTool[] | undefined;
   /** Input, output and tool guardrails (absent: none). */
   readonly guardrails?: Guardrails<Deps> | undefined;
+  /** The agent's `compaction`, resolved (absent: none). */
+  readonly compaction?: CompactionPlan | undefined;
 }
 
 /** Per-run settings derived from the agent and the run options. Internal. */
-export interface RunSettings<Deps> {
+export interface RunSettings<Deps> extends RunScope {
   readonly deps: Deps;
   /**
    * The run's signal. A run with neither a caller's signal nor a deadline creates it on first

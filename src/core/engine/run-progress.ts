@@ -11,6 +11,8 @@ import { RunError } from './errors';
 import type { RunCost } from './result';
 import type { RunSettings } from './run-config';
 import type { StateFields, StateOrigin } from './run-state';
+import type { Compaction } from './compaction';
+import type { ContextAnchor } from './context-tokens';
 
 /** The mutable evidence of one run. Internal. */
 export class RunProgress<Deps> {
@@ -27,6 +29,18 @@ export class RunProgress<Deps> {
   checkpoints: RunCheckpoints | undefined = undefined;
   /** What the priced responses cost; set only when the agent has `prices`. */
   cost: RunCost | undefined = undefined;
+  /** The compactions applied to the context so far (every segment's). */
+  compactions: Compaction[] = [];
+  /** The last request's estimated size in tokens (set when compaction is on or the run observed). */
+  contextTokens: number | undefined = undefined;
+  /** What the provider measured of the context at the last response. */
+  anchor: ContextAnchor | undefined = undefined;
+  /** How many messages the last request sent (set with `contextTokens`). */
+  requestLength: number | undefined = undefined;
+  /** Gives a completed run's new messages to the agent's memory (set when it has one). */
+  remember: ((added: readonly Message[]) => Promise<void>) | undefined = undefined;
+  /** Where the run's new messages start in `messages` (its prompt, or its first new turn). */
+  rememberFrom = 0;
 
   constructor(
     readonly run: RunSettings<Deps>,
@@ -47,6 +61,7 @@ export class RunProgress<Deps> {
     this.requests = from.requests;
     this.toolCalls = from.toolCalls;
     this.completedTurns = from.turns;
+    this.compactions = from.compactions === undefined ? [] : [...from.compactions];
   }
 
   /** Records a successful model response. */
@@ -94,6 +109,7 @@ export class RunProgress<Deps> {
     if (toolResults.length > 0) partial.toolResults = [...toolResults];
     if (this.interrupted !== undefined) partial.interrupted = { ...this.interrupted };
     if (this.cost !== undefined) partial.cost = { ...this.cost };
+    if (this.compactions.length > 0) partial.compactions = [...this.compactions];
     return partial;
   }
 

@@ -4,6 +4,7 @@ import type { PendingToolCalls } from './deferred-types';
 import type { RunCost } from './result';
 import type { RunState, StateOrigin } from './run-state';
 import { writeState } from './run-state';
+import type { Compaction } from './compaction';
 
 /** A result's evidence, as the engine hands it over. Internal. */
 export interface ResultEvidenceFields {
@@ -12,6 +13,8 @@ export interface ResultEvidenceFields {
   requests: number;
   toolCalls: number;
   cost?: RunCost;
+  compactions?: Compaction[];
+  contextTokens?: number;
 }
 
 /**
@@ -26,6 +29,8 @@ export class EngineResult<Output> {
   declare requests: number;
   declare toolCalls: number;
   declare cost?: RunCost;
+  declare compactions?: Compaction[];
+  declare contextTokens?: number;
   declare output: Output | undefined;
   declare pending?: PendingToolCalls;
   declare runId?: string;
@@ -45,6 +50,8 @@ export class EngineResult<Output> {
     this.requests = evidence.requests;
     this.toolCalls = evidence.toolCalls;
     if (evidence.cost !== undefined) this.cost = evidence.cost;
+    if (evidence.compactions !== undefined) this.compactions = evidence.compactions;
+    if (evidence.contextTokens !== undefined) this.contextTokens = evidence.contextTokens;
     this.output = output;
     if (pending !== undefined) this.pending = pending;
     this.#origin = origin;
@@ -63,6 +70,8 @@ export class EngineResult<Output> {
       requests: this.requests,
       toolCalls: this.toolCalls,
       turns: this.#turns,
+      compactions: this.compactions,
+      contextTokens: this.contextTokens,
     }));
   }
 }

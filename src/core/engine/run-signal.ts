@@ -16,6 +16,26 @@ export interface RunCancellation extends SignalSource {
   readonly aborted: boolean;
 }
 
+/** Who a run belongs to and the stored conversation it continues, as its contexts report them. Internal. */
+export interface RunScope {
+  /** The run's `owner` option, if any. */
+  readonly owner?: string | undefined;
+  /** The run's `conversation` option, if any. */
+  readonly conversationId?: string | undefined;
+}
+
+/** `fields` with the run's `owner` and `conversationId` added when it has them. Internal. */
+export function scoped<T extends object>(
+  fields: T,
+  scope: RunScope,
+): T & { owner?: string; conversationId?: string } {
+  return {
+    ...fields,
+    ...(scope.owner !== undefined && { owner: scope.owner }),
+    ...(scope.conversationId !== undefined && { conversationId: scope.conversationId }),
+  };
+}
+
 /** A run's signal and the function that releases what links it to its sources. */
 export interface RunSignal extends RunCancellation {
   /** Removes the listener on the caller's signal and clears the deadline timers. Idempotent. */

@@ -3,6 +3,8 @@ import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
 import type { JsonValue } from '../kit/json';
 import type { PendingToolCalls } from './deferred-types';
+import type { Compaction } from './compaction';
+import { encodeCompaction } from './compaction-record';
 
 /** The `format` of every {@link RunState}. Internal. */
 export const RUN_STATE_FORMAT = 'golem.run-state';
@@ -75,6 +77,13 @@ export interface RunState {
    * bounds the whole run passes the rest of its budget as the next segment's `timeout`.
    */
   startedAt: number;
+  /**
+   * What compaction replaced in the context the model saw (`messages` keep the originals), with
+   * replacement messages in the durable codec; absent when nothing was compacted.
+   */
+  compactions?: JsonValue[];
+  /** The last request's estimated size in tokens (see the context-compaction guide), when known. */
+  contextTokens?: number;
 }
 
 /** Who a run is and when it started: the part of its state the engine does not produce. Internal. */
@@ -97,6 +106,10 @@ export interface StateFields {
   readonly requests: number;
   readonly toolCalls: number;
   readonly turns: number;
+  /** The compactions applied to the context (absent or empty: none). */
+  readonly compactions?: readonly Compaction[] | undefined;
+  /** The last request's estimated size in tokens, when known. */
+  readonly contextTokens?: number | undefined;
 }
 
 /** A state read back: its fields with messages decoded. Internal. */
@@ -126,6 +139,9 @@ export function writeState(fields: StateFields): RunState {
   if (pending !== undefined)
     state.pending = { approvals: [...pending.approvals], external: [...pending.external] };
   if (inFlight.length > 0) state.inFlight = [...inFlight];
+  if (fields.compactions !== undefined && fields.compactions.length > 0)
+    state.compactions = fields.compactions.map(encodeCompaction);
+  if (fields.contextTokens !== undefined) state.contextTokens = fields.contextTokens;
   return state;
 }
 

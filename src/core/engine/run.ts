@@ -29,11 +29,39 @@ import { findModelRetry, retryReason } from './tool-batch';
  * the run starts with a model call on new user input; output guardrails after decoding; a run a
  * guardrail stopped fails at the `guardrail` stage.
  */
-export async function executeRun<Deps, Output>(
+export function executeRun<Deps, Output>(
   config: EngineConfig<Deps>,
   decoder: OutputDecoder<Output>,
   state: RunProgress<Deps>,
   step: Step = MODEL_STEP,
+): Promise<Result<Output>> {
+  const running = executeSteps(config, decoder, state, step);
+  const { remember } = state;
+  return remember === undefined ? running : running.then((result) => remembered(state, result));
+}
+
+/**
+ * A completed result, once the agent's memory was given the run's new messages (from
+ * `state.rememberFrom`); a memory failure is a `memory_failed` event, never the run's.
+ */
+async function remembered<Deps, Output>(
+  state: RunProgress<Deps>,
+  result: Result<Output>,
+): Promise<Result<Output>> {
+  if (result.pending !== undefined || state.remember === undefined) return result;
+  try {
+    await state.remember(result.messages.slice(state.rememberFrom));
+  } catch (error) {
+    if (state.observed) state.emit({ kind: 'memory_failed', error });
+  }
+  return result;
+}
+
+async function executeSteps<Deps, Output>(
+  config: EngineConfig<Deps>,
+  decoder: OutputDecoder<Output>,
+  state: RunProgress<Deps>,
+  step: Step,
 ): Promise<Result<Output>> {
   let start: LoopStep;
   if (step.kind === 'resolve') {
@@ -136,5 +164,8 @@ function evidence<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>) {
   };
   if (config.prices !== undefined)
     evidence.cost = state.cost ?? zeroCost(config.prices.currency ?? 'USD');
+  if (state.compactions.length > 0) evidence.compactions = state.compactions;
+  if (config.compaction !== undefined && state.contextTokens !== undefined)
+    evidence.contextTokens = state.contextTokens;
   return evidence;
 }

@@ -9,7 +9,7 @@ import type { Tool } from '../tool/tool';
 import type { ToolGuard } from './guardrail-checks';
 import { executeGuarded, toolText } from './guarded-execute';
 import { withLazySignal } from './lazy-signal';
-import type { RunCancellation, SignalSource } from './run-signal';
+import type { RunCancellation, RunScope, SignalSource } from './run-signal';
 
 /** How one execution ended. Internal. */
 export type ToolOutcome =
@@ -20,8 +20,8 @@ export interface ExecutionInput<Deps> {
   tool: Tool<Deps>;
   call: ToolCall;
   deps: Deps;
-  /** The run's cancellation (its settings): checked without creating the run's signal. */
-  run: RunCancellation;
+  /** The run's cancellation and scope (its settings): checked without creating the run's signal. */
+  run: RunCancellation & RunScope;
   /** Effective timeout in ms; <= 0 means none. */
   timeout: number;
   approved: boolean;
@@ -119,6 +119,8 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, source: SignalSource): 
     approved: input.approved,
     retry: input.retry,
     ...(input.report !== undefined && { report: input.report }),
+    ...(input.run.owner !== undefined && { owner: input.run.owner }),
+    ...(input.run.conversationId !== undefined && { conversationId: input.run.conversationId }),
   };
   const ctx: ToolContext<Deps> = withLazySignal(fields, source);
   if (!input.approved && tool.approval !== undefined && tool.approval !== false) {

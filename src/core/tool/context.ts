@@ -29,4 +29,8 @@ export interface ToolContext<Deps = unknown> {
    * or `tool_log` event). Present only while the run is observed; never throws.
    */
   readonly report?: (update: ToolUpdate) => void;
+  /** The run's `owner` (the tenant or user key it was started with), when it has one. */
+  readonly owner?: string;
+  /** The stored conversation the run continues (its `conversation` option), when it has one. */
+  readonly conversationId?: string;
 }

@@ -1,13 +1,19 @@
 import type {
+  ConversationFilter,
   MigrationReport,
   RunFilter,
   RunStore,
   StoreTransaction,
 } from '../../core/durable/port';
-import type { StoredConversation, StoredRun } from '../../core/durable/records';
+import type {
+  StoredConversation,
+  StoredRun,
+  StoredWorkingMemory,
+} from '../../core/durable/records';
 import { StoreError } from '../../core/durable/store-error';
 import type { StoreOptions } from '../../core/durable/store-options';
 import { storeSettings } from '../../core/durable/store-options';
+import { selectConversations } from './select-conversations';
 import { selectRuns } from './select-runs';
 
 /**
@@ -20,6 +26,7 @@ export class MemoryRunStore implements RunStore {
   private readonly clock: () => number;
   private readonly runs = new Map<string, StoredRun>();
   private readonly conversations = new Map<string, StoredConversation>();
+  private readonly workingMemory = new Map<string, StoredWorkingMemory>();
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -58,6 +65,39 @@ export class MemoryRunStore implements RunStore {
   listRuns(filter: RunFilter = {}): Promise<StoredRun[]> {
     this.open();
     return Promise.resolve(selectRuns([...this.runs.values()], filter).map((run) => ({ ...run })));
+  }
+
+  listConversations(filter: ConversationFilter = {}): Promise<StoredConversation[]> {
+    this.open();
+    const rows = selectConversations([...this.conversations.values()], filter);
+    return Promise.resolve(rows.map((c) => ({ ...c })));
+  }
+
+  deleteConversation(id: string, expectedVersion: number): Promise<boolean> {
+    return this.exclusive(
+      () =>
+        this.conversations.get(id)?.version === expectedVersion && this.conversations.delete(id),
+    );
+  }
+
+  getWorkingMemory(scope: string): Promise<StoredWorkingMemory | undefined> {
+    this.open();
+    const record = this.workingMemory.get(scope);
+    return Promise.resolve(record === undefined ? undefined : { ...record });
+  }
+
+  putWorkingMemory(record: StoredWorkingMemory, expectedVersion: number): Promise<boolean> {
+    return this.exclusive(() => {
+      const current = this.workingMemory.get(record.scope);
+      if (expectedVersion === 0 ? current !== undefined : current?.version !== expectedVersion)
+        return false;
+      this.workingMemory.set(record.scope, { ...record });
+      return true;
+    });
+  }
+
+  deleteWorkingMemory(scope: string): Promise<boolean> {
+    return this.exclusive(() => this.workingMemory.delete(scope));
   }
 
   replaceRun(run: StoredRun, expectedVersion: number): Promise<boolean> {

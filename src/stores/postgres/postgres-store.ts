@@ -109,6 +109,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
       runs: q('golem_runs'),
       conversations: q('golem_conversations'),
       migrations: q('golem_migrations'),
+      workingMemory: q('golem_working_memory'),
       lockSuffix: ' FOR UPDATE',
     },
     leaseMs: settings.leaseMs,

@@ -1,4 +1,8 @@
-import type { StoredConversation, StoredRun } from '../../core/durable/records';
+import type {
+  StoredConversation,
+  StoredRun,
+  StoredWorkingMemory,
+} from '../../core/durable/records';
 import type { SqlRow } from './sql-client';
 
 /** Columns of the runs table, in the order of {@link runParams}. Internal. */
@@ -25,6 +29,7 @@ export const RUN_COLUMNS = [
   'output',
   'owner',
   'conversation_length',
+  'compactions',
 ] as const;
 
 /** Columns of the conversations table, in the order of {@link conversationParams}. Internal. */
@@ -36,6 +41,9 @@ export const CONVERSATION_COLUMNS = [
   'created_at',
   'updated_at',
   'owner',
+  'title',
+  'metadata',
+  'compactions',
 ] as const;
 
 /** The parameters of a run row, in {@link RUN_COLUMNS} order. */
@@ -63,12 +71,24 @@ export function runParams(run: StoredRun): unknown[] {
     run.output ?? null,
     run.owner ?? null,
     run.conversationLength ?? null,
+    run.compactions ?? null,
   ];
 }
 
 /** The parameters of a conversation row, in {@link CONVERSATION_COLUMNS} order. */
 export function conversationParams(c: StoredConversation): unknown[] {
-  return [c.id, c.messages, c.activeRunId, c.version, c.createdAt, c.updatedAt, c.owner ?? null];
+  return [
+    c.id,
+    c.messages,
+    c.activeRunId,
+    c.version,
+    c.createdAt,
+    c.updatedAt,
+    c.owner ?? null,
+    c.title ?? null,
+    c.metadata ?? null,
+    c.compactions ?? null,
+  ];
 }
 
 /**
@@ -115,6 +135,7 @@ export function toStoredRun(row: SqlRow): StoredRun {
     output: nullableText(row.output),
     owner: nullableText(row.owner),
     conversationLength: nullableNum(row.conversation_length),
+    compactions: nullableText(row.compactions),
   };
 }
 
@@ -128,5 +149,18 @@ export function toStoredConversation(row: SqlRow): StoredConversation {
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
     owner: nullableText(row.owner),
+    title: nullableText(row.title),
+    metadata: nullableText(row.metadata),
+    compactions: nullableText(row.compactions),
+  };
+}
+
+/** A working-memory row as a {@link StoredWorkingMemory}. */
+export function toStoredWorkingMemory(row: SqlRow): StoredWorkingMemory {
+  return {
+    scope: row.scope as string,
+    value: row.value as string,
+    version: num(row.version),
+    updatedAt: num(row.updated_at),
   };
 }

@@ -69,6 +69,23 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'the conversation length a run started on',
     statements: (t) => [`ALTER TABLE ${t.runs} ADD COLUMN conversation_length INTEGER`],
   },
+  {
+    version: 5,
+    description: 'threads (conversation titles and metadata), working memory, compactions',
+    statements: (t) => [
+      `ALTER TABLE ${t.runs} ADD COLUMN compactions TEXT`,
+      `ALTER TABLE ${t.conversations} ADD COLUMN compactions TEXT`,
+      `ALTER TABLE ${t.conversations} ADD COLUMN title TEXT`,
+      `ALTER TABLE ${t.conversations} ADD COLUMN metadata TEXT`,
+      `CREATE INDEX golem_conversations_owner ON ${t.conversations} (owner, updated_at)`,
+      `CREATE INDEX golem_conversations_updated ON ${t.conversations} (updated_at)`,
+      `CREATE TABLE ${t.workingMemory} (
+        scope TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 /** The newest schema version this golem knows. */

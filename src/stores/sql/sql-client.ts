@@ -26,6 +26,8 @@ export interface SqlTables {
   readonly runs: string;
   readonly conversations: string;
   readonly migrations: string;
+  /** The working-memory table (schema version 5). */
+  readonly workingMemory: string;
   /** Appended to a row read inside a transaction to lock it (`FOR UPDATE` on PostgreSQL). */
   readonly lockSuffix: string;
 }

@@ -1,11 +1,16 @@
 import type {
+  ConversationFilter,
   MigrationReport,
   RunFilter,
   RunStore,
   StoreTransaction,
   WriteOptions,
 } from '../../core/durable/port';
-import type { StoredConversation, StoredRun } from '../../core/durable/records';
+import type {
+  StoredConversation,
+  StoredRun,
+  StoredWorkingMemory,
+} from '../../core/durable/records';
 import { quote, StoreError } from '../../core/durable/store-error';
 import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
 import {
@@ -18,6 +23,7 @@ import {
 } from './rows';
 import { migrate, SCHEMA_VERSION, schemaVersion, tooNew } from './schema';
 import type { SqlClient, SqlTables } from './sql-client';
+import { SqlThreads } from './sql-threads';
 
 /** How a SQL store is built. Internal. */
 export interface SqlStoreInit {
@@ -51,6 +57,7 @@ export class SqlRunStore implements RunStore {
   private readonly init: SqlStoreInit;
   private ready: Promise<void> | undefined;
   private closed = false;
+  private readonly threads: SqlThreads;
   private readonly sql: {
     readonly runColumns: string;
     readonly getRun: string;
@@ -69,6 +76,7 @@ export class SqlRunStore implements RunStore {
     this.init = init;
     this.leaseMs = init.leaseMs;
     const t = init.tables;
+    this.threads = new SqlThreads(() => this.client(), t, init.label);
     const runColumns = RUN_COLUMNS.join(', ');
     const marks = RUN_COLUMNS.map(() => '?').join(', ');
     const sets = RUN_COLUMNS.filter((c) => c !== 'id')
@@ -159,6 +167,26 @@ export class SqlRunStore implements RunStore {
       params,
     );
     return rows.map(toStoredRun);
+  }
+
+  listConversations(filter: ConversationFilter = {}): Promise<StoredConversation[]> {
+    return this.threads.listConversations(filter);
+  }
+
+  deleteConversation(id: string, expectedVersion: number): Promise<boolean> {
+    return this.threads.deleteConversation(id, expectedVersion);
+  }
+
+  getWorkingMemory(scope: string): Promise<StoredWorkingMemory | undefined> {
+    return this.threads.getWorkingMemory(scope);
+  }
+
+  putWorkingMemory(record: StoredWorkingMemory, expectedVersion: number): Promise<boolean> {
+    return this.threads.putWorkingMemory(record, expectedVersion);
+  }
+
+  deleteWorkingMemory(scope: string): Promise<boolean> {
+    return this.threads.deleteWorkingMemory(scope);
   }
 
   async replaceRun(

@@ -78,6 +78,7 @@ export function sqliteStore(options: SqliteStoreOptions): RunStore {
       runs,
       conversations: 'golem_conversations',
       migrations: 'golem_migrations',
+      workingMemory: 'golem_working_memory',
       lockSuffix: '',
     },
     leaseMs: settings.leaseMs,

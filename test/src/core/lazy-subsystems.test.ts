@@ -33,6 +33,7 @@ const SUBSYSTEMS = [...RUN_LOOP, ...STREAMS, ...DURABLE_RUNS, ...RESUME];
 /** The durable modules golem loads on import: those defining its public durable values. */
 const PUBLIC_DURABLE = [
   'durable/access', // the owner and agent checks of loadRun, loadConversation, listRuns
+  'durable/compaction-column', // what records decode a stored run's compactions with
   'durable/interrupted-call', // INTERRUPTED_CALL_REASON
   'durable/queries', // loadRun, loadConversation, listRuns
   'durable/records', // what queries decode stored rows with

@@ -145,6 +145,7 @@ test('FeedRunEvent is the JSON form of the RunEvent union: narrowed by kind, err
           turn: number;
           attempt: number;
           model?: string;
+          contextTokens?: number;
         }>();
         return;
       case 'model_end':

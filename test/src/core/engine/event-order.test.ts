@@ -77,6 +77,10 @@ function label(item: Item): string {
       const call = item.callId === undefined ? '' : ` ${item.turn} ${item.callId}`;
       return `guardrail ${phase}${call} ${name} ${outcome}`;
     }
+    case 'compaction':
+      return `compaction ${item.turn} ${item.compaction.policy}`;
+    case 'memory_failed':
+      return 'memory_failed';
   }
 }
 
@@ -215,6 +219,15 @@ function orderViolation(
         if (item.kind === 'deferred') deferred = true;
         break;
       }
+      case 'compaction':
+        // Before a model call (a policy compacted the request), or after an answer (the provider did).
+        if (!['opening', 'batch', 'rejected', 'answered', 'retrying'].includes(phase))
+          return `${at}: a compaction comes before a model call, or after the answer it was in`;
+        break;
+      case 'memory_failed':
+        if (phase !== 'answered' && phase !== 'decode')
+          return `${at}: memory_failed comes after the final answer`;
+        break;
       case 'model_start': {
         let next: [number, number];
         if (phase === 'opening') {

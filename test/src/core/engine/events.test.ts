@@ -59,6 +59,7 @@ describe('run events (spec §16)', () => {
         attempt: 1,
         model: 'scripted',
         request: expect.any(Object) as unknown,
+        contextTokens: 5, // the prompt (or anchor + result) estimated
       },
       {
         kind: 'model_end',
@@ -93,6 +94,7 @@ describe('run events (spec §16)', () => {
         attempt: 1,
         model: 'scripted',
         request: expect.any(Object) as unknown,
+        contextTokens: 9, // the prompt (or anchor + result) estimated
       },
       {
         kind: 'model_end',
@@ -267,6 +269,7 @@ describe('run events (spec §16)', () => {
         attempt: 1,
         model: 'scripted',
         request: expect.any(Object) as unknown,
+        contextTokens: 5, // the prompt (or anchor + result) estimated
       },
       {
         kind: 'model_end',

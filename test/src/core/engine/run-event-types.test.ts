@@ -23,6 +23,7 @@ function payload(event: RunEvent): string {
         attempt: number;
         model?: string;
         request: ModelRequest;
+        contextTokens?: number;
       }>();
       // @ts-expect-error a model_start has no answer yet
       reads.push(event.message);
@@ -136,6 +137,13 @@ function payload(event: RunEvent): string {
         expectTypeOf(event.turn).toEqualTypeOf<number>();
       }
       return 'guardrail';
+    case 'compaction':
+      expectTypeOf(event.compaction.policy).toEqualTypeOf<string>();
+      expectTypeOf(event.turn).toEqualTypeOf<number>();
+      return 'compaction';
+    case 'memory_failed':
+      expectTypeOf(event.error).toEqualTypeOf<unknown>();
+      return 'memory_failed';
     default:
       // Every kind is handled above.
       expectTypeOf(event).toEqualTypeOf<never>();
@@ -143,7 +151,7 @@ function payload(event: RunEvent): string {
   }
 }
 
-test('RunEventKind is RunEvent["kind"]: the eleven kinds', () => {
+test('RunEventKind is RunEvent["kind"]: the thirteen kinds', () => {
   expectTypeOf<RunEventKind>().toEqualTypeOf<RunEvent['kind']>();
   expectTypeOf<RunEventKind>().toEqualTypeOf<
     | 'model_start'
@@ -157,6 +165,8 @@ test('RunEventKind is RunEvent["kind"]: the eleven kinds', () => {
     | 'tool_log'
     | 'output_rejected'
     | 'guardrail'
+    | 'compaction'
+    | 'memory_failed'
   >();
 });
 
