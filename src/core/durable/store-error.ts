@@ -14,6 +14,8 @@ import { GolemError, brandGuard } from '../kit/error-base';
  * - `unavailable`: the database could not be reached or the connection dropped (retryable);
  * - `driver-missing`: the optional driver package is not installed;
  * - `invalid-options`: the store was configured wrongly;
+ * - `invalid-input`: a value given to the store is malformed (a recall store's vector of the wrong
+ *   size or with a non-finite number, an empty owner) — fix the caller, retrying cannot help;
  * - `closed`: the store was used after `close()`;
  * - `failed`: any other database failure (the driver's error is the `cause`).
  * @inline
@@ -28,6 +30,7 @@ export type StoreErrorReason =
   | 'unavailable'
   | 'driver-missing'
   | 'invalid-options'
+  | 'invalid-input'
   | 'closed'
   | 'failed';
 

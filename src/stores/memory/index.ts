@@ -4,4 +4,6 @@
  * @packageDocumentation
  */
 export { MemoryRunStore, memoryStore } from './memory-store';
+export { MemoryRecallStore, memoryRecallStore } from './recall-store';
+export type { MemoryRecallStoreOptions } from './recall-store';
 export type { StoreOptions } from '../../core/durable/store-options';

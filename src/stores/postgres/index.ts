@@ -4,6 +4,8 @@
  */
 export { postgresStore } from './postgres-store';
 export type { PostgresStoreOptions } from './postgres-store';
+export { postgresRecallStore } from './recall-store';
+export type { PostgresRecallStoreOptions } from './recall-store';
 export type {
   PgPool,
   PgPoolClient,

@@ -5,5 +5,13 @@
  */
 export { sqliteStore } from './sqlite-store';
 export type { SqliteStoreOptions } from './sqlite-store';
+export { sqliteRecallStore } from './recall-store';
+export type { SqliteRecallStoreOptions } from './recall-store';
+export type {
+  RecallSqliteDatabase,
+  RecallSqliteStatement,
+  SqliteVecLoader,
+  SqliteVecModule,
+} from './recall-vec';
 export type { SqliteDriver, SqliteDriverLoader, SqliteDatabase, SqliteStatement } from './driver';
 export type { StoreOptions } from '../../core/durable/store-options';
