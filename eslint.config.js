@@ -52,6 +52,7 @@ const LAYERS = [
   { folder: 'src/otel', may: [...corePorts, 'src/providers'], libraries: ['@opentelemetry/*'] },
   { folder: 'src/queue', may: corePorts, libraries: ['bullmq', 'ioredis'] },
   { folder: 'src/ui', may: corePorts },
+  { folder: 'src/memory', may: corePorts },
   {
     folder: 'decorators',
     may: ['src/core/index.ts', 'src/core/kit'],
@@ -70,6 +71,7 @@ const LAYERS = [
       'src/providers',
       'src/testing/index.ts',
       'src/mcp/index.ts',
+      'src/memory/index.ts',
       'decorators',
     ],
     libraries: [
@@ -89,6 +91,7 @@ const LAYERS = [
       'src/providers/resolve/wiring.ts',
       'src/testing/index.ts',
       'src/queue/index.ts',
+      'src/memory/index.ts',
       'decorators/index.ts',
     ],
     libraries: ['reflect-metadata', '@nestjs/*', 'rxjs', 'bullmq', 'ioredis', '@nestjs/bullmq'],

@@ -36,6 +36,7 @@ module.exports = {
     '^golem/prices$': '<rootDir>/src/prices/index.ts',
     '^golem/queue$': '<rootDir>/src/queue/index.ts',
     '^golem/ui$': '<rootDir>/src/ui/index.ts',
+    '^golem/memory$': '<rootDir>/src/memory/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -6,6 +6,8 @@ import { checkConstructorMetadata, missingMetadataError } from './constructor-me
 import { containerError, forAgent, nameOf, isContainerError } from './errors';
 import { ensureInjectable } from './injectable';
 import { modelFor, type Binder } from './model-bindings';
+import { MEMORY, memoryForAgent } from './memory';
+import type { AgentMemory } from '../src/memory/index';
 import {
   agentOf,
   checkModelName,
@@ -133,12 +135,17 @@ function agentFactory<C extends AgentClass>(
       const instrumentation =
         hooks.instrumentation ?? ctx.get<RunInstrumentation>(INSTRUMENTATION, { optional: true });
       const prices = hooks.prices ?? ctx.get<PriceTable>(PRICES, { optional: true });
+      const memory = memoryForAgent(
+        hooks.memory ?? ctx.get<AgentMemory>(MEMORY, { optional: true }),
+        target,
+      );
       agent = agentFromClass(instance, {
         ...hooks,
         model,
         ...(store !== undefined && { store }),
         ...(instrumentation !== undefined && { instrumentation }),
         ...(prices !== undefined && { prices }),
+        ...(memory !== undefined && { memory }),
       });
       byModel.set(model, agent);
     }

@@ -2,6 +2,8 @@ import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/core/kit/guards';
 import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
+import { MEMORY } from './memory';
+import type { Memory } from '../src/memory/index';
 import { containerError, containerFail } from './errors';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
 import { applyChecked } from './model-bindings';
@@ -45,6 +47,12 @@ export interface GolemModuleOptions extends ModelStringSettings {
   instrumentation?: RunInstrumentation;
   /** Prices every agent's responses (bound to `PRICES`): `priceTable({...})` or `genaiPrices()`. */
   prices?: PriceTable;
+  /**
+   * The memory every agent of the container runs with (bound to `MEMORY`): `new Memory({ … })`
+   * from `golem/memory` (working memory, semantic recall). An agent class with
+   * `@WorkingMemory(Dto)` gets it with the DTO as its working memory. Runs need an `owner`.
+   */
+  memory?: Memory<object>;
 }
 
 function invalid(message: string): ConfigError {
@@ -64,6 +72,16 @@ function checkOptions(options: unknown): GolemModuleOptions {
     );
   if (prices !== undefined && !(isRecord(prices) && typeof prices.cost === 'function'))
     throw invalid('prices must be a price table, e.g. priceTable({ ... }) from golem');
+  const { memory } = options;
+  if (
+    memory !== undefined &&
+    !(
+      isRecord(memory) &&
+      typeof memory.recall === 'function' &&
+      typeof memory.withWorkingMemory === 'function'
+    )
+  )
+    throw invalid('memory must be a Memory from golem/memory, e.g. new Memory({ workingMemory })');
   if (store !== undefined && !isRecord(store))
     throw invalid('store must be a run store, e.g. sqliteStore({ path }) from golem/stores/sqlite');
   if (models !== undefined && !isRecord(models))
@@ -115,6 +133,7 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
     if (checked.instrumentation !== undefined)
       bind<RunInstrumentation>(INSTRUMENTATION).toConstantValue(checked.instrumentation);
     if (checked.prices !== undefined) bind<PriceTable>(PRICES).toConstantValue(checked.prices);
+    if (checked.memory !== undefined) bind<Memory<object>>(MEMORY).toConstantValue(checked.memory);
     for (const [name, source] of sources) applyChecked(bind(modelToken(name)), name, source);
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });
   });

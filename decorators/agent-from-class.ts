@@ -39,6 +39,11 @@ export interface AgentFromClassOptions<Deps> {
   instrumentation?: RunInstrumentation;
   /** Prices every response (`priceTable({...})`, `genaiPrices()`): `result.cost`, `usageLimit.cost`. */
   prices?: PriceTable;
+  /**
+   * The agent's memory (`new Memory({...})` from `golem/memory`); the container and the Nest module
+   * pass the app's, with the class's `@WorkingMemory` DTO as its working memory.
+   */
+  memory?: AgentConfig<Deps, unknown>['memory'];
 }
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -104,6 +109,7 @@ export function agentFromClass<T extends object>(
     ...(options.store !== undefined && { store: options.store }),
     ...(options.instrumentation !== undefined && { instrumentation: options.instrumentation }),
     ...(options.prices !== undefined && { prices: options.prices }),
+    ...(options.memory !== undefined && { memory: options.memory }),
     name: options.name ?? definition.className,
   };
   try {

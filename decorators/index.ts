@@ -26,6 +26,10 @@ export { Describe } from './describe-decorator';
 export { Nullable } from './nullable-decorator';
 export { NoArgs } from './no-args';
 export { Guardrail } from './guardrail-decorator';
+export { WorkingMemory } from './working-memory-decorator';
+export type { WorkingMemoryDecoratorOptions } from './working-memory-decorator';
+export { workingMemoryOf } from './compile/compile-working-memory';
+export type { WorkingMemoryDefinition } from './compile/compile-working-memory';
 export type {
   GuardrailOptions,
   GuardrailMethod,

@@ -14,6 +14,8 @@ import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
 import { atLeast, nestCoreVersion } from './peer';
 import { configuredStore, getRunStoreToken } from './run-store';
+import { getMemoryToken, memoryForAgent } from './memory';
+import type { AgentMemory } from '../src/memory/index';
 import {
   checkModelName,
   definitionOf,
@@ -146,6 +148,8 @@ const OBSERVABILITY = { token: GolemObservability, optional: true } as const;
 type Seen = GolemObservability | undefined;
 /** The root module's run store (or its stand-in), optional like the observability. */
 const STORE = { token: getRunStoreToken(), optional: true } as const;
+/** The root module's memory (`null` without one), optional like the store. */
+const MEMORY = { token: getMemoryToken(), optional: true } as const;
 
 /** Contexts made for requests registered through `ModuleRef` (they carry no context id). */
 const madeContexts = new WeakMap<object, ContextId>();
@@ -178,6 +182,7 @@ async function buildAgent(
   model: Model,
   seen: Seen,
   runStore: RunStore | undefined,
+  appMemory: AgentMemory | null | undefined,
   contextId?: ContextId,
 ): Promise<unknown> {
   const instance = await host.create(entry.target, contextId);
@@ -191,9 +196,11 @@ async function buildAgent(
     throw invalid(`the tools function of ${entry.name} must return an array of tools`, entry.name);
   const { observers } = entry;
   const store = configuredStore(runStore);
+  const memory = memoryForAgent(appMemory, entry.target);
   return agentFromClass(instance, {
     model,
     ...(store !== undefined && { store }),
+    ...(memory !== undefined && { memory }),
     ...(seen?.instrumentation !== undefined && { instrumentation: seen.instrumentation }),
     ...(seen?.prices !== undefined && { prices: seen.prices }),
     ...(extra !== undefined && { tools: extra as readonly Tool[] }),
@@ -277,24 +284,26 @@ export function featureModule(
         ? {
             provide: token,
             scope: Scope.REQUEST,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, REQUEST],
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, MEMORY, REQUEST],
             useFactory: (
               host: FeatureHost,
               model: Model,
               seen: Seen,
               store: RunStore | undefined,
+              memory: AgentMemory | null | undefined,
               request: object | null | undefined,
-            ) => buildAgent(entry, host, model, seen, store, contextOf(request, host)),
+            ) => buildAgent(entry, host, model, seen, store, memory, contextOf(request, host)),
           }
         : {
             provide: token,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE],
+            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, MEMORY],
             useFactory: (
               host: FeatureHost,
               model: Model,
               seen: Seen,
               store: RunStore | undefined,
-            ) => buildAgent(entry, host, model, seen, store),
+              memory: AgentMemory | null | undefined,
+            ) => buildAgent(entry, host, model, seen, store, memory),
           };
     providers.push(provider, { provide: injectionTokenOf(entry.target), useExisting: token });
   }

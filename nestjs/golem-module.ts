@@ -7,6 +7,7 @@ import { GolemModels } from './model-registry';
 import { GolemObservability } from './observability';
 import { GolemRunOwner } from './run-owner';
 import { getRunStoreToken, noRunStore } from './run-store';
+import { getMemoryToken } from './memory';
 import {
   checkAsyncOptions,
   checkOptions,
@@ -44,6 +45,11 @@ const shared: Provider[] = [
     provide: getRunStoreToken(),
     inject: [GOLEM_OPTIONS],
     useFactory: (options: CheckedOptions) => options.store ?? noRunStore(),
+  },
+  {
+    provide: getMemoryToken(),
+    inject: [GOLEM_OPTIONS],
+    useFactory: (options: CheckedOptions) => options.memory ?? null,
   },
   {
     provide: GolemRunOwner,
@@ -89,7 +95,14 @@ export class GolemModule {
       global: true,
       imports: [diagnosticsModule()],
       providers: [{ provide: GOLEM_OPTIONS, useValue: checked }, ...shared],
-      exports: [GolemModels, GolemLifecycle, GolemObservability, GolemRunOwner, getRunStoreToken()],
+      exports: [
+        GolemModels,
+        GolemLifecycle,
+        GolemObservability,
+        GolemRunOwner,
+        getRunStoreToken(),
+        getMemoryToken(),
+      ],
     };
   }
 
@@ -118,7 +131,14 @@ export class GolemModule {
         },
         ...shared,
       ],
-      exports: [GolemModels, GolemLifecycle, GolemObservability, GolemRunOwner, getRunStoreToken()],
+      exports: [
+        GolemModels,
+        GolemLifecycle,
+        GolemObservability,
+        GolemRunOwner,
+        getRunStoreToken(),
+        getMemoryToken(),
+      ],
     };
   }
 

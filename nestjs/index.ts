@@ -35,6 +35,7 @@ export { GolemLifecycle } from './lifecycle';
 export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
 export { getRunStoreToken, InjectRunStore } from './run-store';
+export { getMemoryToken, InjectMemory } from './memory';
 export { RunOwner, RunOwnerPipe, GolemRunOwner } from './run-owner';
 export type { RunOwnerOf } from './run-owner';
 export type { AgentClass, InjectedAgent } from './tokens';

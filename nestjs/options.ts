@@ -6,6 +6,8 @@ import { nestError, nestFail } from './errors';
 import type { CheckedSource, ModelFactory, ModelSource, ModelStringSettings } from './model-source';
 import type { RunOwnerOf } from './run-owner';
 import { checkStore } from './run-store';
+import { checkMemory } from './memory';
+import type { Memory } from '../src/memory/index';
 
 /** Something the module closes on application shutdown: an MCP client, a pool, a store. */
 export interface Closable {
@@ -43,6 +45,13 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * for `@RunOwner()`, whose value the app passes as `{ owner }` to its runs, resumes and reads.
    */
   runOwner?: RunOwnerOf;
+  /**
+   * The memory every agent `forFeature` builds runs with (`new Memory({ … })` from `golem/memory`:
+   * working memory, semantic recall); injected with `@InjectMemory()`. An agent class with
+   * `@WorkingMemory(Dto)` gets it with the DTO as its working memory. Runs need an `owner`: pass
+   * the `@RunOwner()` of the request as `{ owner }`.
+   */
+  memory?: Memory<object>;
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -64,6 +73,7 @@ export interface CheckedOptions {
   readonly prices: PriceTable | undefined;
   readonly store: RunStore | undefined;
   readonly runOwner: RunOwnerOf | undefined;
+  readonly memory: Memory<object> | undefined;
   /** Whether the module closes `store` on shutdown (it came from `forRootAsync`'s factory). */
   readonly closesStore: boolean;
 }
@@ -102,6 +112,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     throw invalid(where, 'prices must be a price table, e.g. priceTable({ ... }) from golem');
   const store = checkStore((options as GolemModuleOptions).store, where);
   const { runOwner } = options as GolemModuleOptions;
+  const memory = checkMemory((options as GolemModuleOptions).memory, where);
   if (runOwner !== undefined && typeof runOwner !== 'function')
     throw invalid(where, 'runOwner must be a function (request) => owner, e.g. (r) => r.user?.id');
   const sources: Map<string, CheckedSource> = checkedSources<ModelFactory>(
@@ -119,6 +130,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     prices,
     store,
     runOwner,
+    memory,
     closesStore: false,
   };
 }

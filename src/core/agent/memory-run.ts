@@ -52,9 +52,8 @@ export function rememberWith<Deps>(
   context: MemoryContext,
   from: number,
 ): void {
-  const { remember } = memory;
-  if (remember === undefined) return;
-  state.remember = (added) => remember.call(memory, context, added);
+  if (memory.remember === undefined) return;
+  state.remember = (added) => memory.remember?.(context, added) ?? Promise.resolve();
   state.rememberFrom = from;
 }
 

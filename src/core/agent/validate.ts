@@ -118,7 +118,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     ...hostedToolsConfig(config.hostedTools),
     ...guardrailsConfig<Deps>(config.guardrails, registered),
     ...(config.compaction !== undefined && {
-      compaction: compactionPlan(config.compaction, model as unknown as Model),
+      compaction: compactionPlan(config.compaction, model),
     }),
   };
 }

@@ -22,7 +22,7 @@ export function encodeCompaction(c: Compaction): JsonValue {
   if (c.cleared !== undefined) value.cleared = [...c.cleared];
   if (c.replacement !== undefined)
     value.replacement = JSON.parse(encodeMessages(c.replacement)) as JsonValue;
-  if (c.edits !== undefined) value.edits = c.edits.map((e) => ({ ...e }) as JsonValue);
+  if (c.edits !== undefined) value.edits = c.edits.map((e) => ({ ...e }));
   if (c.usage !== undefined) value.usage = { ...c.usage };
   return value;
 }
@@ -128,7 +128,7 @@ export function readCompactions(value: unknown, length: number): Compaction[] {
     try {
       parsed = JSON.parse(value);
     } catch (cause) {
-      throw new TypeError(`compactions are not JSON (${describeError(cause)})`);
+      throw new TypeError(`compactions are not JSON (${describeError(cause)})`, { cause });
     }
   }
   if (!Array.isArray(parsed)) throw new TypeError('compactions is not an array');

@@ -24,7 +24,8 @@ export type ConfigComponent =
   | 'skills'
   | 'decorators'
   | 'container'
-  | 'nestjs';
+  | 'nestjs'
+  | 'memory';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message
