@@ -1,7 +1,8 @@
 import { conversationMatches } from '../core/durable/conversation-search';
 import type { RunStore, StoreTransaction } from '../core/durable/port';
 import type { StoredConversation } from '../core/durable/records';
-import { messagesJson, readMessages, readMetadata, readTitle } from '../core/durable/records';
+import { messagesJson, readMessages } from '../core/durable/records';
+import { readMetadata, readTitle } from '../core/durable/thread-fields';
 import { quote, StoreError } from '../core/durable/store-error';
 import type { JsonValue } from '../core/kit/json';
 import {

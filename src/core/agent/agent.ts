@@ -1,6 +1,6 @@
 import type { Message } from '../contract/message';
 import type { AgentMemory } from './memory-port';
-import { memoryContext, recallFor, rememberWith, withRecalled } from './memory-run';
+import { startMemory, withRecalled } from './memory-run';
 import { givenCompactions } from './given-compactions';
 import { isArrayValue } from '../kit/guards';
 import type { DeltaHandler } from '../contract/model';
@@ -261,24 +261,21 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       const { checkApprovedTools, matchResolutions } = await resumeCalls();
       const resolutions = matchResolutions(unansweredCalls(processed), results);
       checkApprovedTools(this.engine, resolutions);
-      const { memory } = this;
-      const context =
-        memory === undefined
-          ? undefined
-          : memoryContext(run, prompt, processed, storeFor(opts, this.store));
-      const recalled =
-        memory === undefined || context === undefined
-          ? undefined
-          : await recallFor(memory, context);
+      const memory = await startMemory(
+        this.memory,
+        run,
+        prompt,
+        processed,
+        storeFor(opts, this.store),
+      );
       const step: Step = {
         kind: 'resolve',
         resolutions,
-        system: withRecalled(await instructionsText(this.instructions, run), recalled),
+        system: withRecalled(await instructionsText(this.instructions, run), memory?.recalled),
         prompt: prompt !== '' || parts.length > 0 ? promptMessage(prompt, parts) : undefined,
       };
       const state = new RunProgress(run, [...processed], this.origin(opts));
-      if (memory !== undefined && context !== undefined)
-        rememberWith(state, memory, context, processed.length);
+      memory?.attach(state, processed.length);
       return { state, step };
     } catch (error) {
       run.release(error);
@@ -331,28 +328,18 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   ): Promise<RunProgress<Deps>> {
     const { run, processed, parts } = await this.start(prompt, options, onDelta);
     try {
-      const { memory } = this;
-      let state: RunProgress<Deps>;
-      if (memory === undefined)
-        state = new RunProgress(
-          run,
-          await buildMessages(this.instructions, run, processed, prompt, parts),
-          this.origin(options),
-        );
-      else {
-        const context = memoryContext(run, prompt, processed, storeFor(options, this.store));
-        const recalled = await recallFor(memory, context);
-        const messages = await buildMessages(
-          this.instructions,
-          run,
-          processed,
-          prompt,
-          parts,
-          recalled,
-        );
-        state = new RunProgress(run, messages, this.origin(options));
-        rememberWith(state, memory, context, messages.length - 1);
-      }
+      const store = storeFor(options, this.store);
+      const memory = await startMemory(this.memory, run, prompt, processed, store);
+      const messages = await buildMessages(
+        this.instructions,
+        run,
+        processed,
+        prompt,
+        parts,
+        memory?.recalled,
+      );
+      const state = new RunProgress(run, messages, this.origin(options));
+      memory?.attach(state, messages.length - 1);
       if (options.compactions !== undefined && options.compactions.length > 0)
         state.compactions = givenCompactions(options.compactions, state.messages);
       return state;

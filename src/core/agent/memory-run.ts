@@ -57,6 +57,31 @@ export function rememberWith<Deps>(
   state.rememberFrom = from;
 }
 
+/**
+ * A run's memory, started: what it recalled, and how the run's state gives it its new messages
+ * once completed (from position `from`). `undefined` for an agent without memory. Internal.
+ */
+export async function startMemory<Deps>(
+  memory: AgentMemory | undefined,
+  run: RunSettings<Deps>,
+  prompt: string,
+  history: readonly Message[],
+  store: RunStore | undefined,
+): Promise<
+  | { recalled: string | undefined; attach: (state: RunProgress<Deps>, from: number) => void }
+  | undefined
+> {
+  if (memory === undefined) return undefined;
+  const context = memoryContext(run, prompt, history, store);
+  const recalled = await recallFor(memory, context);
+  return {
+    recalled,
+    attach: (state, from) => {
+      rememberWith(state, memory, context, from);
+    },
+  };
+}
+
 /** `system` with the recalled text as its last block. Internal. */
 export function withRecalled(system: string, recalled: string | undefined): string {
   if (recalled === undefined) return system;

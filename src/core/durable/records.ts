@@ -1,4 +1,6 @@
 import type { PendingToolCall, PendingToolCalls } from '../engine/deferred-types';
+import { corrupt } from './corrupt-row';
+import { readMetadata, readTitle } from './thread-fields';
 import type { Compaction } from '../engine/compaction';
 import { readCompactionsColumn } from './compaction-column';
 import type { Message } from '../contract/message';
@@ -197,18 +199,6 @@ export function messagesJson(messages: readonly Message[]): string {
   return `[${parts.join(',')}]`;
 }
 
-function corrupt(what: string, id: string, problem: string, cause?: unknown): StoreError {
-  const subject = `${what === 'run' ? 'run' : 'conversation'} ${quote(id)}`;
-  return new StoreError(
-    `stored ${subject} is unreadable: ${problem}; nothing was changed — repair or delete the row`,
-    {
-      reason: 'corrupt',
-      ...(what === 'run' ? { runId: id } : { conversationId: id }),
-      ...(cause !== undefined && { cause }),
-    },
-  );
-}
-
 /** Decodes stored history, or throws `corrupt` naming the record. */
 export function readMessages(text: unknown, what: 'run' | 'conversation', id: string): Message[] {
   if (typeof text !== 'string') throw corrupt(what, id, 'messages is not text');
@@ -371,28 +361,6 @@ export function outputJson(output: unknown): string | null {
   } catch {
     return null; // a BigInt or a cycle: the output stays in the result only
   }
-}
-
-/** A stored conversation's title: text or nothing; anything else is `corrupt`. */
-export function readTitle(row: StoredConversation): string | undefined {
-  const title = row.title;
-  if (title === null || title === undefined) return undefined;
-  if (typeof title !== 'string') throw corrupt('conversation', row.id, 'title is not text');
-  return title;
-}
-
-/** A stored conversation's metadata: a JSON object or nothing; anything else is `corrupt`. */
-export function readMetadata(row: StoredConversation): Record<string, JsonValue> | undefined {
-  const text = row.metadata;
-  if (text === null || text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined;
-  } catch (cause) {
-    throw corrupt('conversation', row.id, 'metadata is not valid JSON', cause);
-  }
-  if (!isRecord(value)) throw corrupt('conversation', row.id, 'metadata is not a JSON object');
-  return value as Record<string, JsonValue>;
 }
 
 /** Decodes a stored conversation; malformed messages are a `corrupt` {@link StoreError}. */

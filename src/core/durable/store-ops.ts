@@ -176,7 +176,9 @@ export async function finishRun(
           ? appendJson(conversation.messages, messagesJson(tail))
           : conversation.messages,
       compactions:
-        next.status === 'completed' ? (next.compactions ?? null) : (conversation.compactions ?? null),
+        next.status === 'completed'
+          ? (next.compactions ?? null)
+          : (conversation.compactions ?? null),
       activeRunId: null,
       version: conversation.version + 1,
       updatedAt: next.updatedAt,

@@ -34,10 +34,12 @@ const SUBSYSTEMS = [...RUN_LOOP, ...STREAMS, ...DURABLE_RUNS, ...RESUME];
 const PUBLIC_DURABLE = [
   'durable/access', // the owner and agent checks of loadRun, loadConversation, listRuns
   'durable/compaction-column', // what records decode a stored run's compactions with
+  'durable/corrupt-row', // the corrupt StoreError records raise
   'durable/interrupted-call', // INTERRUPTED_CALL_REASON
   'durable/queries', // loadRun, loadConversation, listRuns
   'durable/records', // what queries decode stored rows with
   'durable/store-error', // StoreError
+  'durable/thread-fields', // what records decode a conversation's title and metadata with
 ];
 
 interface Step {
