@@ -170,7 +170,8 @@ export class OtelRunTrace implements RunTrace {
     if (request.settings !== undefined) requestAttributes(request.settings, attributes);
     attributes[ATTR.golemTurn] = event.turn;
     attributes[ATTR.golemAttempt] = event.attempt;
-    if (event.contextTokens !== undefined) attributes[ATTR.golemContextTokens] = event.contextTokens;
+    if (event.contextTokens !== undefined)
+      attributes[ATTR.golemContextTokens] = event.contextTokens;
     if (this.info.conversation !== undefined)
       attributes[ATTR.conversationId] = this.info.conversation;
     if (request.outputSchema !== undefined) attributes[ATTR.outputType] = 'json';

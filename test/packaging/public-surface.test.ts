@@ -1,6 +1,6 @@
 /**
  * `scripts/check/public-surface.mjs` (run by `npm run lint`) keeps ADR 0005's budgets: it passes
- * on this repository, and refuses a wildcard entry, an `export *`, a root over 150 names and more
+ * on this repository, and refuses a wildcard entry, an `export *`, a root over 160 names and more
  * than 25 exported error classes — checked on small projects written to a temporary folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -70,7 +70,7 @@ const errors = (n: number): string =>
 test('this repository keeps its budgets', () => {
   const outcome = check();
   expect(outcome.code).toBe(0);
-  expect(outcome.output).toMatch(/golem \d+\/150 names; \d+\/25 error classes/);
+  expect(outcome.output).toMatch(/golem \d+\/160 names; \d+\/25 error classes/);
 });
 
 test('a project within the budgets passes, counting a class and a type once each', () => {
@@ -80,13 +80,13 @@ test('a project within the budgets passes, counting a class and a type once each
     }),
   );
   expect(outcome.code).toBe(0);
-  expect(outcome.output).toContain('golem 150/150 names; 1/25 error classes');
+  expect(outcome.output).toContain('golem 150/160 names; 1/25 error classes');
 });
 
-test('a root over 150 names is refused', () => {
-  const outcome = check(project({ 'core.ts': names(151, 'v') }));
+test('a root over 160 names is refused', () => {
+  const outcome = check(project({ 'core.ts': names(161, 'v') }));
   expect(outcome.code).toBe(1);
-  expect(outcome.output).toContain('golem exports 151 names, over the budget of 150');
+  expect(outcome.output).toContain('golem exports 161 names, over the budget of 160');
 });
 
 test('`export *` in an entry file is refused', () => {

@@ -1,7 +1,7 @@
 import type { Message } from '../contract/message';
 import type { AgentMemory } from './memory-port';
 import { startMemory, withRecalled } from './memory-run';
-import { givenCompactions } from './given-compactions';
+import { carriedCompactions } from './given-compactions';
 import { isArrayValue } from '../kit/guards';
 import type { DeltaHandler } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
@@ -340,8 +340,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       );
       const state = new RunProgress(run, messages, this.origin(options));
       memory?.attach(state, messages.length - 1);
-      if (options.compactions !== undefined && options.compactions.length > 0)
-        state.compactions = givenCompactions(options.compactions, state.messages);
+      state.compactions = carriedCompactions(options, state.messages, this.historyProcessor);
       return state;
     } catch (error) {
       run.release(error);

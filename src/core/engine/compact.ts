@@ -1,7 +1,7 @@
 import type { Message } from '../contract/message';
 import type { ModelResponse } from '../contract/response';
 import { addUsage } from '../contract/usage';
-import type { Compaction, CompactionInput, CompactionPolicy } from './compaction';
+import type { Compaction, CompactionInput } from './compaction';
 import type { CompactionPlan } from './compaction-plan';
 import type { Proposal } from './compaction-policies';
 import { proposeClear, proposeCustom, proposeSummary } from './compaction-policies';
@@ -9,6 +9,8 @@ import { anchorOf, contextTokens, estimateTokens, messageCounter } from './conte
 import type { ContextView } from './context-view';
 import { contextView, keepFrom, positionOf } from './context-view';
 import { traced } from './instrumentation';
+import { price } from './model-turn-events';
+import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
 
 /** The estimator of runs without a `compaction` (observed runs still report `contextTokens`). */
@@ -22,9 +24,10 @@ const defaultCount = messageCounter(estimateTokens);
  * summariser's failure); the caller fails the run at the `model` stage. Internal.
  */
 export async function prepareContext<Deps>(
-  plan: CompactionPlan | undefined,
+  config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
 ): Promise<Message[]> {
+  const plan = config.compaction;
   if (plan === undefined && state.compactions.length === 0 && !state.observed)
     return [...state.messages];
   const count = plan?.count ?? defaultCount;
@@ -47,14 +50,25 @@ export async function prepareContext<Deps>(
       const proposal = await traced(
         state.run.trace,
         { kind: 'compaction', turn, policy: name },
-        () => propose(policy, plan, input, view, clearedIds(state.compactions)),
+        () => propose(policy, plan, input, view),
       );
       if (proposal === undefined) continue;
       const record = recordOf(proposal, view, keep, name, turn, tokens);
       if (proposal.kind === 'replace' && proposal.usage !== undefined) {
         state.usage = addUsage(state.usage, proposal.usage);
         state.requests++;
+        // The summariser's call is priced like any model call of the run.
+        if (typeof policy === 'string')
+          price(
+            config,
+            state,
+            { message: { role: 'assistant' }, usage: proposal.usage },
+            {
+              name: plan.summary.model.name,
+            },
+          );
       }
+      state.compacted = true;
       state.compactions.push(record);
       const next = contextView(state.messages, state.compactions);
       const after = contextTokens(next.messages, undefined, count);
@@ -80,21 +94,15 @@ function propose(
   plan: CompactionPlan,
   input: CompactionInput,
   view: ContextView,
-  cleared: ReadonlySet<string>,
 ): Promise<Proposal | undefined> {
   if (policy === 'clear-tool-results')
-    return Promise.resolve(proposeClear(input, view.start + view.replaced, cleared));
+    return Promise.resolve(proposeClear(input, view.start + view.replaced, view.cleared));
   // Nothing original before the kept turns (only an earlier summary): nothing to summarise.
   if (policy === 'summarise')
     return input.keepFrom <= view.start + view.replaced
       ? Promise.resolve(undefined)
       : proposeSummary(input, view.start, plan.summary.model, plan.summary);
-  return proposeCustom(policy as CompactionPolicy, input);
-}
-
-/** The calls whose results earlier compactions cleared (a second record would change nothing). */
-function clearedIds(compactions: readonly Compaction[]): Set<string> {
-  return new Set(compactions.flatMap((c) => c.cleared ?? []));
+  return proposeCustom(policy, input);
 }
 
 function recordOf(

@@ -51,7 +51,9 @@ export function compactionPlan(options: CompactionOptions, agentModel: Model): C
   for (const policy of listed as readonly unknown[]) {
     if (typeof policy === 'string') {
       if (!NAMES.includes(policy))
-        fail(`unknown policy ${JSON.stringify(policy)}; use ${NAMES.join(', ')} or a CompactionPolicy`);
+        fail(
+          `unknown policy ${JSON.stringify(policy)}; use ${NAMES.join(', ')} or a CompactionPolicy`,
+        );
       if (policy === 'provider') provider = true;
       else policies.push(policy as 'clear-tool-results' | 'summarise');
       continue;

@@ -27,20 +27,20 @@ export function summaryMessage(text: string): Message {
 
 /**
  * `clear-tool-results`: the results in the compactable prefix (never a replacement's, never one
- * `cleared` already) whose content is longer than the marker, replaced by it; `undefined` when
+ * showing the marker already: `cleared` holds their indexes) whose content is longer than the marker, replaced by it; `undefined` when
  * there is none. Internal.
  */
 export function proposeClear(
   input: CompactionInput,
   firstOriginal: number,
-  cleared: ReadonlySet<string> = new Set(),
+  cleared: ReadonlySet<number> = new Set(),
 ): Proposal | undefined {
   const ids: string[] = [];
   let first = -1;
   let last = -1;
   for (let i = firstOriginal; i < input.keepFrom; i++) {
     const m = input.messages[i] as Message;
-    if (m.role !== 'tool' || m.toolCallId === undefined || cleared.has(m.toolCallId)) continue;
+    if (m.role !== 'tool' || m.toolCallId === undefined || cleared.has(i)) continue;
     const content = m.content ?? '';
     const marker = clearedResultText(m.toolName, content.length);
     if (content.length <= marker.length && (m.parts ?? []).length === 0) continue;

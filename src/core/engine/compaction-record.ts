@@ -94,10 +94,9 @@ function readOne(value: unknown, at: string, length: number): Compaction {
   }
   if (value.replacement !== undefined) {
     const replacement = parseHistory(value.replacement);
-    const problem =
-      replacement.some((m) => m.role === 'system' || m.thinking !== undefined)
-        ? 'a system message or thinking block'
-        : pairProblem(replacement);
+    const problem = replacement.some((m) => m.role === 'system' || m.thinking !== undefined)
+      ? 'a system message or thinking block'
+      : pairProblem(replacement);
     if (problem !== undefined) throw new TypeError(`${at}.replacement has ${problem}`);
     c.replacement = replacement;
   }

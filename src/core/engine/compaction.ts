@@ -44,9 +44,7 @@ export interface CompactionInput {
 export interface CompactionPolicy {
   /** Names the policy in the evidence, events and spans. */
   readonly name: string;
-  compact(
-    input: CompactionInput,
-  ): Promise<{ replacement: Message[]; usage?: Usage } | undefined>;
+  compact(input: CompactionInput): Promise<{ replacement: Message[]; usage?: Usage } | undefined>;
 }
 
 /**

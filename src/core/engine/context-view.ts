@@ -19,6 +19,8 @@ export interface ContextView {
   readonly replaced: number;
   /** The conversation position the messages after the replacement start at. */
   readonly offset: number;
+  /** The indexes in `messages` of the tool results that show the cleared marker. */
+  readonly cleared: ReadonlySet<number>;
 }
 
 /** Where the conversation starts in `messages`: after the system message, if any. Internal. */
@@ -28,7 +30,8 @@ export function conversationStart(messages: readonly Message[]): number {
 
 /**
  * Applies `compactions` (in order) to `messages`: the latest replacement stands for the
- * positions before its `to`; results of cleared calls show a marker instead of their content.
+ * positions before its `to`; results of cleared calls show a marker instead of their content
+ * (only within the record's `from`…`to`: call ids are not unique across every conversation).
  * Without compactions the view is the messages themselves (copied). Internal.
  */
 export function contextView(
@@ -36,26 +39,39 @@ export function contextView(
   compactions: readonly Compaction[],
 ): ContextView {
   const start = conversationStart(messages);
-  if (compactions.length === 0) return { messages: [...messages], start, replaced: 0, offset: 0 };
+  const none: ReadonlySet<number> = new Set();
+  if (compactions.length === 0)
+    return { messages: [...messages], start, replaced: 0, offset: 0, cleared: none };
   let latest: Compaction | undefined;
-  const cleared = new Set<string>();
+  const clears: { ids: ReadonlySet<string>; from: number; to: number }[] = [];
   for (const c of compactions) {
     if (c.replacement !== undefined && (latest === undefined || c.to >= latest.to)) latest = c;
-    for (const id of c.cleared ?? []) cleared.add(id);
+    if (c.cleared !== undefined && c.cleared.length > 0)
+      clears.push({ ids: new Set(c.cleared), from: c.from, to: c.to });
   }
   const offset = latest?.to ?? 0;
   const replacement = latest?.replacement ?? [];
   const view: Message[] = messages.slice(0, start);
   view.push(...replacement);
+  const cleared = new Set<number>();
   for (let i = start + offset; i < messages.length; i++) {
     const m = messages[i] as Message;
-    view.push(isCleared(m, cleared) ? clearedMessage(m) : m);
+    if (isCleared(m, i - start, clears)) {
+      cleared.add(view.length);
+      view.push(clearedMessage(m));
+    } else view.push(m);
   }
-  return { messages: view, start, replaced: replacement.length, offset };
+  return { messages: view, start, replaced: replacement.length, offset, cleared };
 }
 
-function isCleared(m: Message, cleared: ReadonlySet<string>): boolean {
-  return m.role === 'tool' && m.toolCallId !== undefined && cleared.has(m.toolCallId);
+function isCleared(
+  m: Message,
+  position: number,
+  clears: readonly { ids: ReadonlySet<string>; from: number; to: number }[],
+): boolean {
+  if (m.role !== 'tool' || m.toolCallId === undefined) return false;
+  const id = m.toolCallId;
+  return clears.some((c) => position >= c.from && position < c.to && c.ids.has(id));
 }
 
 /** A tool result with its content replaced by the cleared marker (parts dropped). */

@@ -53,7 +53,7 @@ export async function runLoop<Deps>(
       messages = [...state.messages];
     else {
       try {
-        messages = await prepareContext(compaction, state);
+        messages = await prepareContext(config, state);
       } catch (cause) {
         throw state.fail('model', cause);
       }

@@ -45,7 +45,8 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
   if (typeof response.modelName === 'string') result.modelName = response.modelName;
   if (typeof response.responseId === 'string' && response.responseId !== '')
     result.responseId = response.responseId;
-  const edits = response.contextEdits === undefined ? undefined : contextEditsOf(response.contextEdits);
+  const edits =
+    response.contextEdits === undefined ? undefined : contextEditsOf(response.contextEdits);
   if (edits !== undefined) result.contextEdits = edits;
   return result;
 }

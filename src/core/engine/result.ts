@@ -27,7 +27,7 @@ interface ResultEvidence {
    * compacted, over every segment of the run). `messages` keep the originals.
    */
   compactions?: Compaction[];
-  /** The last request's estimated size in tokens, when the agent has `compaction` or the run was observed. */
+  /** The last request's estimated size in tokens, when the agent has `compaction`. */
   contextTokens?: number;
   /**
    * The run's state as one JSON value — what `resume`/`resumeRun` continue from, in any process

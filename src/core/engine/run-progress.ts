@@ -37,6 +37,8 @@ export class RunProgress<Deps> {
   anchor: ContextAnchor | undefined = undefined;
   /** How many messages the last request sent (set with `contextTokens`). */
   requestLength: number | undefined = undefined;
+  /** Whether this run (not its history) compacted anything: evidence for `partial`. */
+  compacted = false;
   /** Gives a completed run's new messages to the agent's memory (set when it has one). */
   remember: ((added: readonly Message[]) => Promise<void>) | undefined = undefined;
   /** Where the run's new messages start in `messages` (its prompt, or its first new turn). */
@@ -98,6 +100,7 @@ export class RunProgress<Deps> {
       this.completedTurns > 0 ||
       this.toolCalls > 0 ||
       this.interrupted !== undefined ||
+      this.compacted ||
       this.usage.inputTokens + this.usage.outputTokens > 0;
     if (!produced) return undefined;
     const partial: PartialEvidence = {
