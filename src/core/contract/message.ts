@@ -81,8 +81,8 @@ export interface Message {
   responseId?: string;
   /**
    * On assistant messages: the provider's compaction of the conversation before this message
-   * (see {@link CompactionItem}). The history keeps the messages it replaced, so a request to
-   * another provider (a fallback model) still carries them.
+   * (its `provider`, `model`, `id` and opaque `data`). The history keeps the messages it
+   * replaced, so a request to another provider (a fallback model) still carries them.
    */
   compaction?: CompactionItem;
 }

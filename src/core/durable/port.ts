@@ -20,6 +20,7 @@ export interface RunFilter {
 /**
  * A position in a conversation listing (newest `updatedAt` first, ties by `id` ascending): the
  * listing continues with the conversations after it. Pass the last conversation of a page.
+ * @inline
  */
 export interface ConversationCursor {
   updatedAt: number;
