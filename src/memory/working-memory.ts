@@ -65,7 +65,8 @@ export class WorkingMemory {
     return [
       '<working_memory>',
       `What you know about ${subject} (JSON). When you learn something new or a fact changes, call ${this.toolName} with the changed fields.`,
-      JSON.stringify(record),
+      // `<` escaped (still JSON): a stored value cannot close the block.
+      JSON.stringify(record).replace(/</g, '\\u003c'),
       '</working_memory>',
     ].join('\n');
   }
@@ -90,7 +91,14 @@ export class WorkingMemory {
       const merged: Record<string, unknown> = { ...(value ?? this.initial) };
       for (const [field, next] of Object.entries(patch)) {
         if (next === null) Reflect.deleteProperty(merged, field);
-        else merged[field] = next;
+        // Defined, not assigned: a `__proto__` key from the model stays a plain field.
+        else
+          Object.defineProperty(merged, field, {
+            value: next,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
       }
       const valid = await validateWithSchema(this.schema, merged);
       if (!isRecord(valid))
