@@ -1,6 +1,6 @@
 /**
- * `golem/stores/memory`: a run store in memory, for tests and examples (same rules as the
- * database stores, nothing kept after the process ends).
+ * `golem/stores/memory`: a run store and a recall store in memory, for tests and examples (same
+ * rules as the database stores, nothing kept after the process ends).
  * @packageDocumentation
  */
 export { MemoryRunStore, memoryStore } from './memory-store';

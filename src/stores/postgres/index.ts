@@ -1,5 +1,6 @@
 /**
- * `golem/stores/postgres`: a run store in PostgreSQL through the optional peer `pg`.
+ * `golem/stores/postgres`: a run store in PostgreSQL through the optional peer `pg`, and a recall
+ * store for semantic memory (`postgresRecallStore`, exact similarity in SQL).
  * @packageDocumentation
  */
 export { postgresStore } from './postgres-store';

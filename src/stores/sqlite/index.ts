@@ -1,6 +1,7 @@
 /**
  * `golem/stores/sqlite`: the embedded run store — a SQLite file through the optional peer
- * `better-sqlite3`.
+ * `better-sqlite3` — and the embedded recall store for semantic memory (`sqliteRecallStore`, with
+ * the optional peer `sqlite-vec`).
  * @packageDocumentation
  */
 export { sqliteStore } from './sqlite-store';
