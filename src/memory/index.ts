@@ -19,7 +19,7 @@ export type {
   ThreadForkOptions,
 } from './threads-types';
 export { chunkText, MAX_CHUNK_CHARS } from './chunk';
-export { estimateTokens } from './recall-block';
+export { estimateTokens } from '../core/engine/context-tokens';
 export { WORKING_MEMORY_RETRIES } from './working-memory';
 export type { AgentMemory, MemoryContext } from '../core/agent/memory-port';
 export type { EmbeddingModel, EmbedOptions, Embeddings } from '../core/contract/embedding';

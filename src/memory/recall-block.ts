@@ -1,9 +1,5 @@
 import type { RecallHit } from '../core/durable/recall-port';
-
-/** Estimated tokens of `text`: its length / 4, rounded up (no tokenizer needed). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+import { estimateTokens } from '../core/engine/context-tokens';
 
 /** One entry as it appears in the block (its text with closing tags neutralised). */
 export function renderEntry(hit: RecallHit): string {

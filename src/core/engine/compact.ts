@@ -19,17 +19,16 @@ const defaultCount = messageCounter(estimateTokens);
 /**
  * The messages of the next request: the run's history with its compactions applied, compacted
  * further (recorded, announced as a `compaction` event, traced as a span) when the estimate is
- * above the plan's `maxTokens`. Sets `state.contextTokens`. Without a plan, compactions or
- * observers this is a copy of the messages and nothing else. Throws what a policy throws (a
- * summariser's failure); the caller fails the run at the `model` stage. Internal.
+ * above the plan's `maxTokens`. Sets `state.contextTokens`. The loop calls it only when the agent
+ * has a plan, the run carries compactions or is observed (else the request is a plain copy).
+ * Throws what a policy throws (a summariser's failure); the caller fails the run at the `model`
+ * stage. Internal.
  */
 export async function prepareContext<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
 ): Promise<Message[]> {
   const plan = config.compaction;
-  if (plan === undefined && state.compactions.length === 0 && !state.observed)
-    return [...state.messages];
   const count = plan?.count ?? defaultCount;
   let view = contextView(state.messages, state.compactions);
   let tokens = contextTokens(view.messages, state.anchor, count);

@@ -4,8 +4,13 @@ import type { Usage } from '../contract/usage';
 /** Counts the tokens of a text. Internal. */
 export type TokenCounter = (text: string) => number;
 
-/** The default estimate: one token per four characters, rounded up (documented in the guide). */
-export const estimateTokens: TokenCounter = (text) => Math.ceil(text.length / 4);
+/**
+ * Estimated tokens of `text`: one token per four characters, rounded up — compaction's default
+ * (`countTokens`) and recall's budget, where no tokenizer is loaded.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
 
 /** Tokens a non-text part is estimated at (an image or document page as providers bill it, roughly). */
 const MEDIA_PART_TOKENS = 1000;

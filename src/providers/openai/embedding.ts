@@ -15,8 +15,8 @@ import {
   type BatchPlan,
 } from '../shared/embedding-batch';
 import { postEmbeddingBatch, type EmbeddingEndpoint } from '../shared/embedding-http';
-import { headerSecrets } from './chat-core';
-import { checkBaseURL, checkCommon, optionalText, requireText } from './config-checks';
+import { checkCommon } from './config-checks';
+import { openaiAuth, openaiTarget } from './target';
 import {
   CUSTOM_EMBEDDING,
   EMBEDDING_PRESETS,
@@ -102,17 +102,10 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
       );
     const preset = presetName === undefined ? undefined : OPENAI_PRESETS[presetName];
     this.provider = provider;
-    this.model = requireText(provider, 'model', options.model);
+    const target = openaiTarget(provider, preset, options);
+    this.model = target.model;
     this.name = `${provider}:${this.model}`;
-    const apiKey = optionalText(provider, 'apiKey', options.apiKey);
-    if (preset?.requiresKey === true && apiKey === undefined)
-      throw modelConfigError(
-        provider,
-        `apiKey is required for ${preset.label}${preset.apiKeyEnv === undefined ? '' : ` (the CLI reads it from ${preset.apiKeyEnv})`}`,
-      );
-    const organization = optionalText(provider, 'organization', options.organization);
-    const baseURL = options.baseURL ?? preset?.baseURL ?? '';
-    this.baseURL = checkBaseURL(provider, 'baseURL', requireText(provider, 'baseURL', baseURL));
+    this.baseURL = target.baseURL;
     const requested = checkDimensions(provider, 'dimensions', options.dimensions);
     this.dimensions =
       requested ?? (presetName === 'openai' ? OPENAI_EMBEDDING_DIMENSIONS[this.model] : undefined);
@@ -123,11 +116,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
       CUSTOM_CAPABILITIES,
       'max_tokens',
     );
-    const headers: Record<string, string> = {};
-    if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-    if (organization !== undefined) headers['openai-organization'] = organization;
-    Object.assign(headers, common.headers);
-    const secrets = [...(apiKey === undefined ? [] : [apiKey]), ...headerSecrets(common.headers)];
+    const { headers, secrets } = openaiAuth(target, common.headers);
     const endpoint: EmbeddingEndpoint = {
       provider,
       url: `${this.baseURL}/embeddings`,

@@ -4,9 +4,10 @@ import { modelConfigError } from '../../core/errors/provider-errors';
 import type { ModelRequest } from '../../core/contract/request';
 import type { ModelResponse } from '../../core/contract/response';
 import type { ChatEndpoint } from './chat-core';
-import { chatEndpoint, generateChat, headerSecrets, streamChat } from './chat-core';
+import { chatEndpoint, generateChat, streamChat } from './chat-core';
 import type { CommonChatOptions } from './config-checks';
-import { checkBaseURL, checkCommon, optionalText, requireText } from './config-checks';
+import { checkCommon } from './config-checks';
+import { openaiAuth, openaiTarget } from './target';
 import type { OpenAIPresetName } from './presets';
 import { CUSTOM_CAPABILITIES, OPENAI_PRESETS, OPENAI_PRESET_NAMES, isPresetName } from './presets';
 
@@ -51,29 +52,17 @@ export class OpenAIChatModel implements StreamingModel {
     const preset = presetName === undefined ? undefined : OPENAI_PRESETS[presetName];
     const provider = presetName ?? 'openai-compatible';
     this.provider = provider;
-    this.model = requireText(provider, 'model', options.model);
+    const target = openaiTarget(provider, preset, options);
+    this.model = target.model;
     this.name = `${provider}:${this.model}`;
-    const apiKey = optionalText(provider, 'apiKey', options.apiKey);
-    if (preset?.requiresKey === true && apiKey === undefined)
-      throw modelConfigError(
-        provider,
-        `apiKey is required for ${preset.label}${preset.apiKeyEnv === undefined ? '' : ` (the CLI reads it from ${preset.apiKeyEnv})`}`,
-      );
-    const organization = optionalText(provider, 'organization', options.organization);
-    const baseURL = options.baseURL ?? preset?.baseURL ?? '';
-    this.baseURL = checkBaseURL(provider, 'baseURL', requireText(provider, 'baseURL', baseURL));
+    this.baseURL = target.baseURL;
     const common = checkCommon(
       provider,
       options,
       preset?.capabilities ?? CUSTOM_CAPABILITIES,
       preset?.maxTokensField ?? 'max_tokens',
     );
-    const headers: Record<string, string> = {};
-    if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-    if (organization !== undefined) headers['openai-organization'] = organization;
-    Object.assign(headers, common.headers);
-    const secrets = [...(apiKey === undefined ? [] : [apiKey]), ...headerSecrets(common.headers)];
-    const auth = { headers, secrets };
+    const auth = openaiAuth(target, common.headers);
     this.endpoint = chatEndpoint(common, {
       provider,
       url: `${this.baseURL}/chat/completions`,
