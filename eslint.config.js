@@ -48,11 +48,16 @@ const LAYERS = [
   { folder: 'src/mcp', may: coreSpec },
   { folder: 'src/prices', may: coreSpec },
   { folder: 'src/testing', may: [...corePorts, 'src/providers'] },
-  { folder: 'src/stores', may: corePorts, libraries: ['pg', 'better-sqlite3', 'sqlite-vec'] },
+  {
+    folder: 'src/stores',
+    may: corePorts,
+    libraries: ['pg', 'better-sqlite3', 'sqlite-vec', 'ioredis'],
+  },
   { folder: 'src/otel', may: [...corePorts, 'src/providers'], libraries: ['@opentelemetry/*'] },
   { folder: 'src/queue', may: corePorts, libraries: ['bullmq', 'ioredis'] },
   { folder: 'src/ui', may: corePorts },
   { folder: 'src/memory', may: corePorts },
+  { folder: 'src/middleware', may: corePorts, libraries: ['rate-limiter-flexible'] },
   {
     folder: 'decorators',
     may: ['src/core/index.ts', 'src/core/kit'],
@@ -114,6 +119,7 @@ const GUARDED = [
   'pg',
   'better-sqlite3',
   'sqlite-vec',
+  'rate-limiter-flexible',
 ];
 /** Every folder or file a row names: the universe a zone refuses from. */
 const PLACES = [...new Set(LAYERS.map((row) => row.folder))];

@@ -148,6 +148,8 @@ export {
 
 // Model composition.
 export { FallbackModel, type FallbackOptions } from './engine/fallback';
+export type { Middleware } from './engine/middleware';
+export { wrapModel } from './engine/middleware-chain';
 
 // Results.
 export { historyFromPartial, repairHistory } from './engine/repair';

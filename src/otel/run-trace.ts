@@ -247,6 +247,8 @@ export class OtelRunTrace implements RunTrace {
     if (event.finishReason !== undefined)
       attributes[ATTR.responseFinishReasons] = [event.finishReason];
     usageAttributes(event.usage, attributes);
+    // A response cache answered this call: the provider was never asked.
+    if ((event.usage.cachedResponses ?? 0) > 0) attributes[ATTR.golemCacheHit] = true;
     if (event.cost !== undefined) costAttributes(event.cost, attributes);
     span.setAttributes(attributes);
     const content = this.settings.content;

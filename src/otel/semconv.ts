@@ -50,6 +50,8 @@ export const ATTR = Object.freeze({
   golemCostCurrency: 'golem.cost.currency',
   golemUnpriced: 'golem.cost.unpriced_responses',
   golemDeferred: 'golem.tool.deferred',
+  golemCacheHit: 'golem.cache.hit',
+  golemCachedResponses: 'golem.usage.cached_responses',
   golemFallbackFrom: 'golem.fallback.from',
   golemFallbackTo: 'golem.fallback.to',
   golemRound: 'golem.output.round',

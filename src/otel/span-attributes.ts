@@ -34,13 +34,17 @@ function setNumber(out: Attributes, key: string, value: unknown): void {
   if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
 }
 
-/** The convention's `gen_ai.usage.*` attributes (detail counters only when reported), added to `out`. */
+/**
+ * The convention's `gen_ai.usage.*` attributes (detail counters only when reported), and golem's
+ * `golem.usage.cached_responses` (calls a response cache answered), added to `out`.
+ */
 export function usageAttributes(usage: Usage, out: Attributes = {}): Attributes {
   out[ATTR.inputTokens] = usage.inputTokens;
   out[ATTR.outputTokens] = usage.outputTokens;
   if (usage.cacheReadTokens !== undefined) out[ATTR.cacheReadTokens] = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) out[ATTR.cacheWriteTokens] = usage.cacheWriteTokens;
   if (usage.reasoningTokens !== undefined) out[ATTR.reasoningTokens] = usage.reasoningTokens;
+  if (usage.cachedResponses !== undefined) out[ATTR.golemCachedResponses] = usage.cachedResponses;
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { PriceTable } from '../contract/cost';
 import type { Compaction, CompactionOptions } from '../engine/compaction';
+import type { Middleware } from '../engine/middleware';
 import type { AgentMemory } from './memory-port';
 import type { HostedTool } from '../contract/hosted-tool';
 import type { JsonSchema } from '../kit/json';
@@ -117,6 +118,13 @@ export interface AgentConfig<Deps, Output> {
    * `result.compactions` records each compaction. See the context-compaction guide. Default none.
    */
   compaction?: CompactionOptions;
+  /**
+   * Layers around every model call and tool execution, the first outermost: change requests,
+   * responses, fragments and tool results, or answer without the provider (`responseCache()`),
+   * wait (`rateLimit()`) or refuse (`spendCap()`) — see `golem/middleware` and the middleware
+   * guide. Default none.
+   */
+  middleware?: readonly Middleware[];
   /**
    * Remembers across runs and threads (`new Memory({...})` from `golem/memory`, or any
    * `AgentMemory`): what it recalls is appended to the instructions before the first model call,

@@ -16,6 +16,8 @@ import type { Model } from '../contract/model';
 import type { RunStore } from '../durable/port';
 import { compactionPlan } from '../engine/compaction-plan';
 import type { AgentMemory } from './memory-port';
+import type { Middleware } from '../engine/middleware';
+import { checkMiddleware, isWrappedModel, wrapModel } from '../engine/middleware-chain';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -26,13 +28,13 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): EngineConfig<Deps> {
   if (!isRecord(config))
     throw agentConfigError('Agent needs a configuration object with at least `model`');
-  const model = config.model;
   if (
-    !isRecord(model) ||
-    typeof (model as unknown as Record<string, unknown>).generate !== 'function'
+    !isRecord(config.model) ||
+    typeof (config.model as unknown as Record<string, unknown>).generate !== 'function'
   ) {
     throw agentConfigError('Agent needs `model`: an object with generate(request, options)');
   }
+  const { model, ...layers } = middlewareConfig(config.model, config.middleware);
   if (config.output !== undefined && typeof (config.output as unknown) !== 'function') {
     throw agentConfigError(
       'Agent `output` must be a decoder function (response, ctx) => output, e.g. decodeJSON()',
@@ -114,12 +116,35 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     parallelToolCalls: config.parallelToolCalls === true,
     usageLimit: config.usageLimit,
     deferredTools: config.deferredTools === true,
+    ...layers,
     ...(prices !== undefined && { prices }),
     ...hostedToolsConfig(config.hostedTools),
     ...guardrailsConfig<Deps>(config.guardrails, registered),
     ...(config.compaction !== undefined && {
       compaction: compactionPlan(config.compaction, model),
     }),
+  };
+}
+
+/**
+ * The agent's model with its `middleware` around it (those with model hooks), whether its calls
+ * carry their scope, and the middleware with tool hooks.
+ */
+function middlewareConfig(
+  agentModel: Model,
+  middleware: readonly Middleware[] | undefined,
+): { model: Model; scoped?: true; toolMiddleware?: readonly Middleware[] } {
+  const list = middleware === undefined ? [] : checkMiddleware(middleware, 'Agent `middleware`');
+  const model = list.some(
+    (m) => m.request !== undefined || m.generate !== undefined || m.stream !== undefined,
+  )
+    ? wrapModel(agentModel, list)
+    : agentModel;
+  const tools = list.filter((m) => m.tool !== undefined);
+  return {
+    model,
+    ...(isWrappedModel(model) && { scoped: true as const }),
+    ...(tools.length > 0 && { toolMiddleware: tools }),
   };
 }
 

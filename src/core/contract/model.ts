@@ -17,6 +17,27 @@ export interface FallbackTransition {
   readonly error: unknown;
 }
 
+/**
+ * Who a model call is for: set by the engine on every call of an agent with middleware (or whose
+ * model was wrapped with `wrapModel`), so middleware can key limits and caches on the run's
+ * owner, conversation or agent. Adapters ignore it.
+ * @inline
+ */
+export interface CallScope {
+  /** The agent's `name` (default `'agent'`). */
+  readonly agent: string;
+  /** The stored run's id, when the caller chose it. */
+  readonly runId?: string | undefined;
+  /** The run's `owner` option (a user or tenant), if any. */
+  readonly owner?: string | undefined;
+  /** The run's `conversation` option, if any. */
+  readonly conversationId?: string | undefined;
+  /** The 0-based turn of the run this call answers. */
+  readonly turn: number;
+  /** The 1-based attempt of that turn. */
+  readonly attempt: number;
+}
+
 /** Options of one provider call. */
 export interface GenerateOptions {
   /** Aborts the call; adapters must stop work and reject with the signal's reason. */
@@ -27,6 +48,8 @@ export interface GenerateOptions {
    * run event) or priced. Adapters ignore it.
    */
   onFallback?: (transition: FallbackTransition) => void;
+  /** Who the call is for (see {@link CallScope}); absent on calls made outside a run. */
+  scope?: CallScope;
 }
 
 /** The provider port: one request in, one normalised response out. */

@@ -18,6 +18,32 @@ export interface ModelResponse {
    * compacted nothing.
    */
   contextEdits?: ContextEdit[];
+  /**
+   * The provider's rate-limit state after this call, from its response headers (OpenAI and Azure
+   * `x-ratelimit-*`, Anthropic `anthropic-ratelimit-*`). Absent when the provider sends none.
+   * `rateLimit()` from `golem/middleware` reads it so every worker waits for the reset.
+   */
+  rateLimit?: ProviderRateLimit;
+}
+
+/**
+ * A provider's rate-limit headers, normalised. Each field is absent when the provider did not
+ * send it; resets are relative (ms from when the response arrived).
+ * @inline
+ */
+export interface ProviderRateLimit {
+  /** Requests allowed per window. */
+  limitRequests?: number;
+  /** Requests left in the current window. */
+  remainingRequests?: number;
+  /** Until the request window resets, in ms. */
+  resetRequestsMs?: number;
+  /** Tokens allowed per window (Anthropic: input + output). */
+  limitTokens?: number;
+  /** Tokens left in the current window. */
+  remainingTokens?: number;
+  /** Until the token window resets, in ms. */
+  resetTokensMs?: number;
 }
 
 /**

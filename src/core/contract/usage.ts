@@ -9,8 +9,8 @@
  *   `gen_ai.usage.input_tokens`.
  * - `outputTokens` counts **every** output token, reasoning included (Gemini's
  *   `candidatesTokenCount + thoughtsTokenCount`).
- * - The detail fields are subsets of those totals, present only when the provider reports a
- *   positive count (absent = none, or not reported).
+ * - The token detail fields are subsets of those totals, present only when the provider reports
+ *   a positive count (absent = none, or not reported); `cachedResponses` counts calls.
  */
 export interface Usage {
   inputTokens: number;
@@ -21,10 +21,21 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Output tokens spent on reasoning (a subset of `outputTokens`). */
   reasoningTokens?: number;
+  /**
+   * Model calls answered by a response cache (`responseCache()` from `golem/middleware`) instead
+   * of the provider: a count of calls, not tokens. A cached answer's tokens are not counted (nor
+   * priced): nothing was spent on them.
+   */
+  cachedResponses?: number;
 }
 
 /** The optional detail counters of {@link Usage}, in contract order. */
-export const USAGE_DETAILS = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+export const USAGE_DETAILS = [
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'reasoningTokens',
+  'cachedResponses',
+] as const;
 
 /** One detail counter of {@link Usage}. */
 export type UsageDetail = (typeof USAGE_DETAILS)[number];

@@ -9,7 +9,9 @@ import { anchorOf, contextTokens, estimateTokens, messageCounter } from './conte
 import type { ContextView } from './context-view';
 import { contextView, keepFrom, positionOf } from './context-view';
 import { traced } from './instrumentation';
-import { price } from './model-turn-events';
+import { callScope, price } from './model-turn-events';
+import { isWrappedModel } from './middleware-chain';
+import type { CallScope } from '../contract/model';
 import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
 
@@ -49,7 +51,14 @@ export async function prepareContext<Deps>(
       const proposal = await traced(
         state.run.trace,
         { kind: 'compaction', turn, policy: name },
-        () => propose(policy, plan, input, view),
+        () =>
+          propose(
+            policy,
+            plan,
+            input,
+            view,
+            isWrappedModel(plan.summary.model) ? callScope(state, turn, 1) : undefined,
+          ),
       );
       if (proposal === undefined) continue;
       const record = recordOf(proposal, view, keep, name, turn, tokens);
@@ -93,6 +102,7 @@ function propose(
   plan: CompactionPlan,
   input: CompactionInput,
   view: ContextView,
+  scope: CallScope | undefined,
 ): Promise<Proposal | undefined> {
   if (policy === 'clear-tool-results')
     return Promise.resolve(proposeClear(input, view.start + view.replaced, view.cleared));
@@ -100,7 +110,7 @@ function propose(
   if (policy === 'summarise')
     return input.keepFrom <= view.start + view.replaced
       ? Promise.resolve(undefined)
-      : proposeSummary(input, view.start, plan.summary.model, plan.summary);
+      : proposeSummary(input, view.start, plan.summary.model, plan.summary, scope);
   return proposeCustom(policy, input);
 }
 

@@ -1,5 +1,5 @@
 import type { Message } from '../contract/message';
-import type { Model } from '../contract/model';
+import type { CallScope, Model } from '../contract/model';
 import type { Usage } from '../contract/usage';
 import { describeError } from '../kit/error-base';
 import type { CompactionInput, CompactionPolicy } from './compaction';
@@ -61,6 +61,7 @@ export async function proposeSummary(
   start: number,
   model: Model,
   options: { instructions: string; maxTokens: number },
+  scope?: CallScope,
 ): Promise<Proposal | undefined> {
   const range = input.messages.slice(start, input.keepFrom);
   if (range.length === 0) return undefined;
@@ -73,7 +74,7 @@ export async function proposeSummary(
       tools: [],
       settings: { maxTokens: options.maxTokens },
     },
-    { signal: input.signal },
+    scope === undefined ? { signal: input.signal } : { signal: input.signal, scope },
   );
   const text = typeof response.message.content === 'string' ? response.message.content.trim() : '';
   if (text === '') throw new Error(`the summariser ${model.name ?? 'model'} answered no text`);

@@ -11,6 +11,7 @@ import type {
 } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
 import { isRecord } from '../kit/guards';
+import { isWrappedModel, markWrapped } from './middleware-chain';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
 
@@ -84,6 +85,8 @@ export class FallbackModel implements StreamingModel {
     this.models = models.slice();
     this.shouldFallback = options.shouldFallback ?? isRetryable;
     this.name = `fallback(${this.models.map((m, i) => m.name ?? `#${i}`).join(', ')})`;
+    // A member's middleware sees each call's scope, as the agent's own would.
+    if (this.models.some(isWrappedModel)) markWrapped(this);
   }
 
   async generate(request: ModelRequest, options: GenerateOptions = {}): Promise<ModelResponse> {

@@ -13,7 +13,7 @@ import type { LoopStep } from './step';
 import { endsLoop } from './step';
 import type { BatchResult } from './tool-batch';
 import { runBatch } from './tool-batch';
-import { crossedLimit } from './usage-limit';
+import { UsageLimitError, crossedLimit } from './usage-limit';
 import { afterResponse, prepareContext } from './compact';
 import type { CompactionPlan } from './compaction-plan';
 import type { ModelSettings } from '../contract/request';
@@ -67,7 +67,8 @@ export async function runLoop<Deps>(
     try {
       response = await modelTurn(config, state, turn, request);
     } catch (cause) {
-      throw state.fail('model', cause);
+      // A bound a middleware enforces (a spend cap) fails the run where a usageLimit would.
+      throw state.fail(UsageLimitError.is(cause) ? 'usage' : 'model', cause);
     }
     state.recordResponse(response.message, response.usage);
     if (state.requestLength !== undefined) afterResponse(state, response);

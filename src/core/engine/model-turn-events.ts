@@ -1,5 +1,5 @@
 import type { Cost } from '../contract/cost';
-import type { GenerateOptions } from '../contract/model';
+import type { CallScope, GenerateOptions } from '../contract/model';
 import { modelRef } from '../contract/model-name';
 import type { ModelResponse } from '../contract/response';
 import type { ModelEndSucceeded } from './events';
@@ -13,8 +13,9 @@ export interface Answering {
 
 /**
  * The provider-call options of one attempt beyond its signal: `onFallback` when the run is
- * observed (the `fallback` event) or priced (a fallback member is priced as itself); `undefined`
- * otherwise (the common case allocates nothing). Internal.
+ * observed (the `fallback` event) or priced (a fallback member is priced as itself), `scope` when
+ * the model goes through middleware; `undefined` otherwise (the common case allocates nothing).
+ * Internal.
  */
 export function callOptions<Deps>(
   config: EngineConfig<Deps>,
@@ -23,8 +24,9 @@ export function callOptions<Deps>(
   attempt: number,
   answering: Answering,
 ): GenerateOptions | undefined {
-  if (!state.observed && config.prices === undefined) return undefined;
-  return {
+  if (!state.observed && config.prices === undefined)
+    return config.scoped ? { scope: callScope(state, turn, attempt) } : undefined;
+  const options: GenerateOptions = {
     onFallback: (transition) => {
       answering.name = transition.to;
       if (state.observed)
@@ -38,6 +40,22 @@ export function callOptions<Deps>(
         });
     },
   };
+  if (config.scoped) options.scope = callScope(state, turn, attempt);
+  return options;
+}
+
+/** Who a call is for, from the run's origin. Internal. */
+export function callScope<Deps>(
+  state: RunProgress<Deps>,
+  turn: number,
+  attempt: number,
+): CallScope {
+  const { agent, runId, owner, conversationId } = state.origin;
+  const scope: { -readonly [K in keyof CallScope]: CallScope[K] } = { agent, turn, attempt };
+  if (runId !== undefined) scope.runId = runId;
+  if (owner !== undefined) scope.owner = owner;
+  if (conversationId !== undefined) scope.conversationId = conversationId;
+  return scope;
 }
 
 /**

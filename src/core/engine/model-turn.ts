@@ -6,6 +6,7 @@ import { isStreamingModel } from '../contract/model';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
 import { AttemptsExhaustedError, agentConfigError } from './errors';
+import { UsageLimitError } from './usage-limit';
 import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
 import { traced } from './instrumentation';
@@ -84,7 +85,9 @@ export async function modelTurn<Deps>(
         });
       if (state.run.aborted) throw cause;
       if (attempt >= attempts || !isRetryable(error))
-        throw attempt > 1 ? new AttemptsExhaustedError('model', attempt, error) : error;
+        throw attempt > 1 && !UsageLimitError.is(error)
+          ? new AttemptsExhaustedError('model', attempt, error)
+          : error;
       const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
       if (plan.refused !== undefined)
         throw new RetryAfterTooLongError({

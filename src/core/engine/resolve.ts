@@ -1,6 +1,12 @@
 import { isCancellation } from '../errors/cancellation';
 import type { Message, ToolCall } from '../contract/message';
-import { effectiveTimeout, emitToolStart, findDeferred, recordToolEnd } from './tool-batch';
+import {
+  effectiveTimeout,
+  emitToolStart,
+  findDeferred,
+  recordToolEnd,
+  toolLayers,
+} from './tool-batch';
 import { RunInputError, ToolError } from './errors';
 import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
@@ -106,6 +112,7 @@ async function rerun<Deps>(
       retry: 0,
       report: toolReporter(state, 0, call),
       guard: toolGuard(config.guardrails, state, 0, call),
+      middleware: toolLayers(config, state),
     }),
   );
   recordToolEnd(state, 0, call, outcome);

@@ -11,6 +11,7 @@ import type { Backoff, Sleep } from './retry';
 import type { UsageLimit } from './usage-limit';
 import type { RunScope } from './run-signal';
 import type { CompactionPlan } from './compaction-plan';
+import type { Middleware } from './middleware';
 
 /**
  * Tool-mode structured output: the schema becomes the parameters of a synthesized tool.
@@ -54,6 +55,10 @@ export interface EngineConfig<Deps> {
   readonly hostedTools?: readonly HostedTool[] | undefined;
   /** Input, output and tool guardrails (absent: none). */
   readonly guardrails?: Guardrails<Deps> | undefined;
+  /** Whether calls carry their `scope` (the model goes through middleware). */
+  readonly scoped?: boolean | undefined;
+  /** The agent's middleware with a `tool` hook, in order (absent: none). */
+  readonly toolMiddleware?: readonly Middleware[] | undefined;
   /** The agent's `compaction`, resolved (absent: none). */
   readonly compaction?: CompactionPlan | undefined;
 }

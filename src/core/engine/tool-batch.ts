@@ -15,7 +15,7 @@ import {
 import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
 import { reasonText, toolRejectedText } from './texts';
-import type { ToolOutcome } from './tool-exec';
+import type { ToolLayers, ToolOutcome } from './tool-exec';
 import { executeTool } from './tool-exec';
 import { toolGuard } from './guardrail-checks';
 import { toolReporter } from './tool-report';
@@ -196,6 +196,7 @@ async function executeGroups<Deps>(
       retry: corrections.get(call.name) ?? 0,
       report: toolReporter(state, turn, call),
       guard: toolGuard(config.guardrails, state, turn, call),
+      middleware: toolLayers(config, state),
     };
     const { trace } = state.run; // untraced (the common case): no scope or closure per call
     if (trace === undefined) return executeTool(input);
@@ -297,4 +298,23 @@ function finishEvent<Deps>(
     return;
   }
   recordToolEnd(state, turn, call, outcome);
+}
+
+/** The agent's tool middleware and the run's scope, or `undefined` without any. Internal. */
+export function toolLayers<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+): ToolLayers | undefined {
+  const layers = config.toolMiddleware;
+  if (layers === undefined) return undefined;
+  const { agent, runId, owner, conversationId } = state.origin;
+  return {
+    layers,
+    scope: {
+      agent,
+      ...(runId !== undefined && { runId }),
+      ...(owner !== undefined && { owner }),
+      ...(conversationId !== undefined && { conversationId }),
+    },
+  };
 }

@@ -10,6 +10,8 @@ import type { ToolGuard } from './guardrail-checks';
 import { executeGuarded, toolText } from './guarded-execute';
 import { withLazySignal } from './lazy-signal';
 import type { RunCancellation, RunScope, SignalSource } from './run-signal';
+import type { Middleware, ToolInvocation } from './middleware';
+import { runToolChain } from './middleware-chain';
 
 /** How one execution ended. Internal. */
 export type ToolOutcome =
@@ -30,6 +32,14 @@ export interface ExecutionInput<Deps> {
   report?: ((update: ToolUpdate) => void) | undefined;
   /** The tool guardrails of this call, when any applies. */
   guard?: ToolGuard | undefined;
+  /** The agent's tool middleware, when it has any. */
+  middleware?: ToolLayers | undefined;
+}
+
+/** The tool middleware of a run and who the run is. Internal. */
+export interface ToolLayers {
+  readonly layers: readonly Middleware[];
+  readonly scope: ToolInvocation['scope'];
 }
 
 /**
@@ -127,6 +137,18 @@ async function invoke<Deps>(input: ExecutionInput<Deps>, source: SignalSource): 
     const needed = tool.approval === true ? true : await tool.approval(args, ctx);
     if (needed) throw requireApproval();
   }
-  if (input.guard !== undefined) return executeGuarded(tool, input.guard, args, ctx, source.signal);
-  return toolText(tool, await tool.execute(args, ctx));
+  const { guard, middleware } = input;
+  if (middleware === undefined) {
+    if (guard !== undefined) return executeGuarded(tool, guard, args, ctx, source.signal);
+    return toolText(tool, await tool.execute(args, ctx));
+  }
+  return runToolChain(
+    middleware.layers,
+    { tool: tool.name, callId: call.id, ctx: ctx, scope: middleware.scope },
+    args,
+    async (value) =>
+      guard !== undefined
+        ? executeGuarded(tool, guard, value, ctx, source.signal)
+        : toolText(tool, await tool.execute(value, ctx)),
+  );
 }

@@ -25,9 +25,14 @@ export type UsageLimitKind =
   | 'request'
   | 'tool call'
   | 'reasoning token'
-  | 'cost';
+  | 'cost'
+  | 'budget';
 
-/** A run crossed a usage bound. */
+/**
+ * A run crossed a usage bound: one of its `usageLimit`s, or (`limitKind: 'budget'`) a spend cap
+ * shared with other runs (`BudgetExceededError` from `golem/middleware`). Thrown by a model call
+ * or its middleware, it fails the run at the `usage` stage.
+ */
 export class UsageLimitError extends GolemError {
   readonly limitKind: UsageLimitKind;
   readonly limit: number;
@@ -35,11 +40,19 @@ export class UsageLimitError extends GolemError {
   /** The cost's currency, for a `cost` bound. */
   readonly currency: string | undefined;
 
-  constructor(limitKind: UsageLimitKind, limit: number, actual: number, currency?: string) {
+  constructor(
+    limitKind: UsageLimitKind,
+    limit: number,
+    actual: number,
+    currency?: string,
+    /** Replaces the default message (a subclass describing its own bound). */
+    message?: string,
+  ) {
     const unit = currency === undefined ? '' : ` ${currency}`;
     super(
       'UsageLimitError',
-      `run exceeded the ${limitKind} limit of ${show(limit)}${unit} (used ${show(actual)}${unit})`,
+      message ??
+        `run exceeded the ${limitKind} limit of ${show(limit)}${unit} (used ${show(actual)}${unit})`,
     );
     this.limitKind = limitKind;
     this.limit = limit;

@@ -25,7 +25,8 @@ export type ConfigComponent =
   | 'decorators'
   | 'container'
   | 'nestjs'
-  | 'memory';
+  | 'memory'
+  | 'middleware';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message

@@ -1,0 +1,6 @@
+/**
+ * `golem/stores/redis`: Redis-backed stores shared by every worker, through an `ioredis` client
+ * you pass in: a response cache store and a spend store for `golem/middleware`.
+ * @packageDocumentation
+ */
+export {};
