@@ -8,6 +8,7 @@ import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';
 import type { ThinkingOrigin } from '../shared/provenance';
 import { redact, redactCause } from '../../core/kit/redact';
+import { rateLimitOf, withRateLimit } from '../shared/rate-limit-headers';
 import { readSse } from '../shared/sse';
 import { CONTEXT_MANAGEMENT_BETA } from './context-management';
 import { decodeMessage } from './decode-response';
@@ -124,14 +125,15 @@ export class AnthropicModel implements StreamingModel {
    * signal and the adapter's timeout, released when the call settles. Any failure aborts the
    * request (so the upstream body is released). Errors `asIs` accepts (the delta handler's) are
    * rethrown unchanged; otherwise an abort of the caller's signal surfaces as its cancellation
-   * error and the adapter's own timeout as a retryable transport error.
+   * error and the adapter's own timeout as a retryable transport error. The result carries the
+   * rate-limit headers (`rateLimit`), read as soon as the response arrived.
    */
-  private async call<T>(
+  private async call(
     body: WireRequest,
     callerSignal: AbortSignal | undefined,
     asIs: (error: unknown) => boolean,
-    read: (response: Response, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
+    read: (response: Response, signal: AbortSignal) => Promise<ModelResponse>,
+  ): Promise<ModelResponse> {
     const scope = new CallScope({
       provider: PROVIDER,
       timeout: this.config.timeout,
@@ -149,7 +151,8 @@ export class AnthropicModel implements StreamingModel {
         secrets: [this.config.apiKey],
         errorBodyTimeout: this.config.errorBodyTimeout,
       });
-      return read(response, signal);
+      const rateLimit = rateLimitOf(response.headers);
+      return withRateLimit(await read(response, signal), rateLimit);
     }, asIs);
   }
 

@@ -7,6 +7,7 @@ import type { ModelResponse } from '../../core/contract/response';
 import { expectEventStream, readBodyJson } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import { postJson } from '../shared/http';
+import { rateLimitOf, withRateLimit } from '../shared/rate-limit-headers';
 import { STOP, readSse } from '../shared/sse';
 import { parseOpenAIError, refineHttpError } from '../openai/errors';
 import { stripAddedNulls } from '../openai/strict-nulls';
@@ -52,13 +53,15 @@ export class OpenAIResponsesModel implements StreamingModel {
     const body = buildBody(this.config, request, false);
     return this.scope(options).run(async (signal) => {
       const response = await this.send(body, signal);
+      const rateLimit = rateLimitOf(response.headers);
       const json = await readBodyJson(response, {
         provider: PROVIDER,
         maxBytes: this.config.maxResponseBytes,
         signal,
         secrets: this.config.secrets,
       });
-      return this.finalise(request, parseResponse(json, this.model, this.config.secrets));
+      const parsed = parseResponse(json, this.model, this.config.secrets);
+      return withRateLimit(this.finalise(request, parsed), rateLimit);
     });
   }
 
@@ -77,6 +80,7 @@ export class OpenAIResponsesModel implements StreamingModel {
     return this.scope(options).run(
       async (signal) => {
         const response = await this.send(body, signal);
+        const rateLimit = rateLimitOf(response.headers);
         await expectEventStream(response, PROVIDER);
         const assembler = new ResponsesStreamAssembler(this.model, this.config.secrets);
         await readSse(
@@ -101,7 +105,7 @@ export class OpenAIResponsesModel implements StreamingModel {
             secrets: this.config.secrets,
           },
         );
-        return this.finalise(request, assembler.finish());
+        return withRateLimit(this.finalise(request, assembler.finish()), rateLimit);
       },
       (error) => typeof error === 'object' && error !== null && handlerErrors.has(error),
     );

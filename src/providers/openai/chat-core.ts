@@ -9,6 +9,7 @@ import { expectEventStream, readBodyJson } from '../shared/body';
 import { CallScope } from '../shared/call-scope';
 import type { FetchLike } from '../../core/contract/fetch';
 import { postJson } from '../shared/http';
+import { rateLimitOf, withRateLimit } from '../shared/rate-limit-headers';
 import { STOP, readSse } from '../shared/sse';
 import type { CheckedCommon } from './config-checks';
 import { parseOpenAIError, refineHttpError } from './errors';
@@ -99,13 +100,15 @@ export async function generateChat(
   const scope = callScope(endpoint, options);
   return scope.run(async (signal) => {
     const { response, secrets } = await send(endpoint, request, false, signal);
+    const rateLimit = rateLimitOf(response.headers);
     const body = await readBodyJson(response, {
       provider: endpoint.provider,
       maxBytes: endpoint.maxResponseBytes,
       signal,
       secrets,
     });
-    return finalise(endpoint, request, parseChatCompletion(endpoint.provider, body, secrets));
+    const parsed = parseChatCompletion(endpoint.provider, body, secrets);
+    return withRateLimit(finalise(endpoint, request, parsed), rateLimit);
   });
 }
 
@@ -126,6 +129,7 @@ export async function streamChat(
   return scope.run(
     async (signal) => {
       const { response, secrets, usageRequested } = await send(endpoint, request, true, signal);
+      const rateLimit = rateLimitOf(response.headers);
       await expectEventStream(response, endpoint.provider);
       const assembler = new ChatStreamAssembler(endpoint.provider, secrets, usageRequested);
       await readSse(
@@ -150,7 +154,7 @@ export async function streamChat(
           secrets,
         },
       );
-      return finalise(endpoint, request, assembler.finish());
+      return withRateLimit(finalise(endpoint, request, assembler.finish()), rateLimit);
     },
     (error) => typeof error === 'object' && error !== null && handlerErrors.has(error),
   );
