@@ -7,6 +7,7 @@ import { containerError, forAgent, nameOf, isContainerError } from './errors';
 import { ensureInjectable } from './injectable';
 import { modelFor, type Binder } from './model-bindings';
 import { MEMORY, memoryForAgent } from './memory';
+import { middlewareForAgent, prepareMiddlewareClasses } from './middleware';
 import type { AgentMemory } from '../src/memory/index';
 import {
   agentOf,
@@ -77,6 +78,7 @@ export function bindAgent<C extends AgentClass>(
   }
   if (options.model !== undefined) checkModelName(options.model, 'bindAgent');
   ensureInjectable(target);
+  prepareMiddlewareClasses(target);
   checkConstructorMetadata(target, definition.className);
   bindInstance(binder, target, scope);
   binder
@@ -139,9 +141,11 @@ function agentFactory<C extends AgentClass>(
         hooks.memory ?? ctx.get<AgentMemory>(MEMORY, { optional: true }),
         target,
       );
+      const middleware = hooks.middleware ?? middlewareForAgent(ctx, target, definition.className);
       agent = agentFromClass(instance, {
         ...hooks,
         model,
+        middleware,
         ...(store !== undefined && { store }),
         ...(instrumentation !== undefined && { instrumentation }),
         ...(prices !== undefined && { prices }),

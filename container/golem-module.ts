@@ -3,6 +3,9 @@ import { isRecord } from '../src/core/kit/guards';
 import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
 import { MEMORY } from './memory';
+import { MIDDLEWARE } from './middleware';
+import { isMiddlewareObject } from '../decorators/index';
+import type { Middleware } from '../src/core/index';
 import type { Memory } from '../src/memory/index';
 import { containerError, containerFail } from './errors';
 import { checkedSources, modelStringSettings } from '../src/providers/resolve/wiring';
@@ -53,6 +56,13 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * `@WorkingMemory(Dto)` gets it with the DTO as its working memory. Runs need an `owner`.
    */
   memory?: Memory<object>;
+  /**
+   * App-wide middleware (bound to `MIDDLEWARE`, in order): runs on every agent of the container,
+   * outside each class's own `@UseMiddleware` — e.g. `[logRequests(), redactPii()]` from
+   * `golem/middleware`. For a middleware class with injection, bind it yourself:
+   * `container.bind(MIDDLEWARE).to(AuditMiddleware)`.
+   */
+  middleware?: readonly Middleware[];
 }
 
 function invalid(message: string): ConfigError {
@@ -82,6 +92,17 @@ function checkOptions(options: unknown): GolemModuleOptions {
     )
   )
     throw invalid('memory must be a Memory from golem/memory, e.g. new Memory({ workingMemory })');
+  const { middleware } = options;
+  if (middleware !== undefined) {
+    if (!Array.isArray(middleware))
+      throw invalid('middleware must be an array of middleware objects, e.g. [logRequests()]');
+    (middleware as unknown[]).forEach((entry, index) => {
+      if (!isMiddlewareObject(entry))
+        throw invalid(
+          `middleware[${index}] must be a middleware object with request, generate, stream or tool; bind a middleware class with container.bind(MIDDLEWARE).to(Class)`,
+        );
+    });
+  }
   if (store !== undefined && !isRecord(store))
     throw invalid('store must be a run store, e.g. sqliteStore({ path }) from golem/stores/sqlite');
   if (models !== undefined && !isRecord(models))
@@ -134,6 +155,8 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
       bind<RunInstrumentation>(INSTRUMENTATION).toConstantValue(checked.instrumentation);
     if (checked.prices !== undefined) bind<PriceTable>(PRICES).toConstantValue(checked.prices);
     if (checked.memory !== undefined) bind<Memory<object>>(MEMORY).toConstantValue(checked.memory);
+    for (const entry of checked.middleware ?? [])
+      bind<Middleware>(MIDDLEWARE).toConstantValue(entry);
     for (const [name, source] of sources) applyChecked(bind(modelToken(name)), name, source);
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });
   });

@@ -23,6 +23,7 @@ export { bindAgent } from './bind-agent';
 export type { AgentBindingOptions, AgentScope } from './bind-agent';
 export { agentOf, modelToken, RUN_STORE, INSTRUMENTATION, PRICES } from './tokens';
 export { MEMORY } from './memory';
+export { MIDDLEWARE } from './middleware';
 export type { Token, AgentToken, AgentClass, ResolvedAgent } from './tokens';
 export { resolveAgent } from './resolve-agent';
 export { queueAgents } from './queue-agents';

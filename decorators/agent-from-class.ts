@@ -2,6 +2,7 @@ import { Agent as EngineAgent, ConfigError, decodeJSON, defineTool } from '../sr
 import type {
   AgentConfig,
   Backoff,
+  Middleware,
   Model,
   PriceTable,
   RunContext,
@@ -18,6 +19,7 @@ import { instructionsText } from './compile/compile-instructions';
 import { agentDefinitionError, classNameOf, memberName } from './errors';
 import type { DepsOf, OutputOf, PausableOf } from './markers';
 import { boundGuardrails } from './bound-guardrails';
+import { middlewareOf, resolveMiddlewareSync } from './use-middleware-decorator';
 
 /** What `agentFromClass` needs besides the instance: the model object and per-instance hooks. */
 export interface AgentFromClassOptions<Deps> {
@@ -44,6 +46,13 @@ export interface AgentFromClassOptions<Deps> {
    * pass the app's, with the class's `@WorkingMemory` DTO as its working memory.
    */
   memory?: AgentConfig<Deps, unknown>['memory'];
+  /**
+   * The agent's whole middleware list, first outermost, instead of the class's `@UseMiddleware`
+   * objects. The container and the Nest module pass the app-wide middleware followed by the
+   * class's own (its classes resolved with injection). Without it, a `@UseMiddleware` class is a
+   * `ConfigError`: resolve it yourself — `middleware: [...middlewareOf(Cls)]` with instances.
+   */
+  middleware?: readonly Middleware[];
 }
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -87,6 +96,7 @@ export function agentFromClass<T extends object>(
       : boundInstructions<Deps>(instance, definition, piece.member),
   );
   const { output } = definition;
+  const middleware = options.middleware ?? ownMiddleware(definition);
   const guardrails = boundGuardrails<Deps>(instance, definition, definition.options.guardrails);
   const config: AgentConfig<Deps, unknown> = {
     ...definition.options,
@@ -110,6 +120,7 @@ export function agentFromClass<T extends object>(
     ...(options.instrumentation !== undefined && { instrumentation: options.instrumentation }),
     ...(options.prices !== undefined && { prices: options.prices }),
     ...(options.memory !== undefined && { memory: options.memory }),
+    ...(middleware.length > 0 && { middleware }),
     name: options.name ?? definition.className,
   };
   try {
@@ -122,6 +133,24 @@ export function agentFromClass<T extends object>(
       cause,
     });
   }
+}
+
+/** The class's `@UseMiddleware` objects; a class entry needs the container or the Nest module. */
+function ownMiddleware(definition: AgentDefinition): readonly Middleware[] {
+  return resolveMiddlewareSync(
+    middlewareOf(definition.target),
+    (middlewareClass) => {
+      throw agentDefinitionError(
+        'invalid-option',
+        `@UseMiddleware lists the class ${middlewareClass.name || '(anonymous)'}, which agentFromClass cannot create`,
+        {
+          className: definition.className,
+          hint: 'bind the agent with golemModule (golem/container) or GolemModule.forFeature (golem/nestjs), or pass agentFromClass(instance, { middleware: [...] }) with instances',
+        },
+      );
+    },
+    definition.className,
+  );
 }
 
 function methodOn(instance: object, definition: AgentDefinition, member: string | symbol): Method {

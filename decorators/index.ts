@@ -30,6 +30,13 @@ export { WorkingMemory } from './working-memory-decorator';
 export type { WorkingMemoryDecoratorOptions } from './working-memory-decorator';
 export { workingMemoryOf } from './compile/compile-working-memory';
 export type { WorkingMemoryDefinition } from './compile/compile-working-memory';
+export {
+  UseMiddleware,
+  middlewareOf,
+  resolveMiddleware,
+  isMiddlewareObject,
+} from './use-middleware-decorator';
+export type { MiddlewareEntry, MiddlewareClass } from './use-middleware-decorator';
 export type {
   GuardrailOptions,
   GuardrailMethod,

@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
 import type { Model, RunObserver, RunStore, Tool, ConfigError } from '../src/core/index';
-import { agentFromClass } from '../decorators/index';
+import { agentFromClass, middlewareOf, resolveMiddleware } from '../decorators/index';
+import { GolemAppMiddleware } from './middleware';
 import { nestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
 import { GolemModels } from './model-registry';
@@ -150,6 +151,8 @@ type Seen = GolemObservability | undefined;
 const STORE = { token: getRunStoreToken(), optional: true } as const;
 /** The root module's memory (`null` without one), optional like the store. */
 const MEMORY = { token: getMemoryToken(), optional: true } as const;
+/** The app-wide middleware (optional like the store). */
+const MIDDLEWARE = { token: GolemAppMiddleware, optional: true } as const;
 
 /** Contexts made for requests registered through `ModuleRef` (they carry no context id). */
 const madeContexts = new WeakMap<object, ContextId>();
@@ -183,9 +186,17 @@ async function buildAgent(
   seen: Seen,
   runStore: RunStore | undefined,
   appMemory: AgentMemory | null | undefined,
+  app: GolemAppMiddleware | undefined,
   contextId?: ContextId,
 ): Promise<unknown> {
   const instance = await host.create(entry.target, contextId);
+  // The class's own middleware classes are created like the agent: in the feature module's context.
+  const own = await resolveMiddleware(
+    middlewareOf(entry.target),
+    (middlewareClass) => host.create(middlewareClass as unknown as AgentClass, contextId),
+    entry.name,
+  );
+  const middleware = [...(app?.list ?? []), ...own];
   const { tools } = entry;
   const extra = isToolsFactory(tools)
     ? await (tools.useFactory as (...args: unknown[]) => unknown)(
@@ -199,6 +210,7 @@ async function buildAgent(
   const memory = memoryForAgent(appMemory, entry.target);
   return agentFromClass(instance, {
     model,
+    middleware,
     ...(store !== undefined && { store }),
     ...(memory !== undefined && { memory }),
     ...(seen?.instrumentation !== undefined && { instrumentation: seen.instrumentation }),
@@ -284,26 +296,43 @@ export function featureModule(
         ? {
             provide: token,
             scope: Scope.REQUEST,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, MEMORY, REQUEST],
+            inject: [
+              hostToken,
+              getModelToken(entry.model),
+              OBSERVABILITY,
+              STORE,
+              MEMORY,
+              MIDDLEWARE,
+              REQUEST,
+            ],
             useFactory: (
               host: FeatureHost,
               model: Model,
               seen: Seen,
               store: RunStore | undefined,
               memory: AgentMemory | null | undefined,
+              app: GolemAppMiddleware | undefined,
               request: object | null | undefined,
-            ) => buildAgent(entry, host, model, seen, store, memory, contextOf(request, host)),
+            ) => buildAgent(entry, host, model, seen, store, memory, app, contextOf(request, host)),
           }
         : {
             provide: token,
-            inject: [hostToken, getModelToken(entry.model), OBSERVABILITY, STORE, MEMORY],
+            inject: [
+              hostToken,
+              getModelToken(entry.model),
+              OBSERVABILITY,
+              STORE,
+              MEMORY,
+              MIDDLEWARE,
+            ],
             useFactory: (
               host: FeatureHost,
               model: Model,
               seen: Seen,
               store: RunStore | undefined,
               memory: AgentMemory | null | undefined,
-            ) => buildAgent(entry, host, model, seen, store, memory),
+              app: GolemAppMiddleware | undefined,
+            ) => buildAgent(entry, host, model, seen, store, memory, app),
           };
     providers.push(provider, { provide: injectionTokenOf(entry.target), useExisting: token });
   }

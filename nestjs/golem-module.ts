@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { ModuleRef, ModulesContainer } from '@nestjs/core';
 import { diagnosticsModule } from './diagnostics';
 import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feature';
 import { GolemLifecycle } from './lifecycle';
@@ -8,6 +8,7 @@ import { GolemObservability } from './observability';
 import { GolemRunOwner } from './run-owner';
 import { getRunStoreToken, noRunStore } from './run-store';
 import { getMemoryToken } from './memory';
+import { appMiddleware, GolemAppMiddleware } from './middleware';
 import {
   checkAsyncOptions,
   checkOptions,
@@ -50,6 +51,12 @@ const shared: Provider[] = [
     provide: getMemoryToken(),
     inject: [GOLEM_OPTIONS],
     useFactory: (options: CheckedOptions) => options.memory ?? null,
+  },
+  {
+    provide: GolemAppMiddleware,
+    inject: [GOLEM_OPTIONS, ModuleRef, ModulesContainer],
+    useFactory: (options: CheckedOptions, ref: ModuleRef, container: ModulesContainer) =>
+      appMiddleware(options.middleware, ref, container),
   },
   {
     provide: GolemRunOwner,
@@ -102,6 +109,7 @@ export class GolemModule {
         GolemRunOwner,
         getRunStoreToken(),
         getMemoryToken(),
+        GolemAppMiddleware,
       ],
     };
   }
@@ -138,6 +146,7 @@ export class GolemModule {
         GolemRunOwner,
         getRunStoreToken(),
         getMemoryToken(),
+        GolemAppMiddleware,
       ],
     };
   }

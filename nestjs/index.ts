@@ -36,6 +36,7 @@ export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
 export { getRunStoreToken, InjectRunStore } from './run-store';
 export { getMemoryToken, InjectMemory } from './memory';
+export { GolemMiddleware, GolemAppMiddleware } from './middleware';
 export { RunOwner, RunOwnerPipe, GolemRunOwner } from './run-owner';
 export type { RunOwnerOf } from './run-owner';
 export type { AgentClass, InjectedAgent } from './tokens';

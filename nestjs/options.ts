@@ -8,6 +8,8 @@ import type { RunOwnerOf } from './run-owner';
 import { checkStore } from './run-store';
 import { checkMemory } from './memory';
 import type { Memory } from '../src/memory/index';
+import type { MiddlewareEntry } from '../decorators/index';
+import { checkMiddlewareOption } from './middleware';
 
 /** Something the module closes on application shutdown: an MCP client, a pool, a store. */
 export interface Closable {
@@ -52,6 +54,13 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * the `@RunOwner()` of the request as `{ owner }`.
    */
   memory?: Memory<object>;
+  /**
+   * App-wide middleware, outermost first (like global interceptors): runs on every agent
+   * `forFeature` builds, outside the class's own `@UseMiddleware` — e.g. `[logRequests({ logger:
+   * new Logger('Golem') }), redactPii()]` from `golem/middleware`. Classes are created by Nest in
+   * the root module's context; `@GolemMiddleware()` providers anywhere in the app follow.
+   */
+  middleware?: readonly MiddlewareEntry[];
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -74,6 +83,8 @@ export interface CheckedOptions {
   readonly store: RunStore | undefined;
   readonly runOwner: RunOwnerOf | undefined;
   readonly memory: Memory<object> | undefined;
+  /** The app-wide middleware entries (objects, or classes Nest creates). */
+  readonly middleware: readonly MiddlewareEntry[];
   /** Whether the module closes `store` on shutdown (it came from `forRootAsync`'s factory). */
   readonly closesStore: boolean;
 }
@@ -113,6 +124,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
   const store = checkStore((options as GolemModuleOptions).store, where);
   const { runOwner } = options as GolemModuleOptions;
   const memory = checkMemory((options as GolemModuleOptions).memory, where);
+  const middleware = checkMiddlewareOption((options as GolemModuleOptions).middleware, where);
   if (runOwner !== undefined && typeof runOwner !== 'function')
     throw invalid(where, 'runOwner must be a function (request) => owner, e.g. (r) => r.user?.id');
   const sources: Map<string, CheckedSource> = checkedSources<ModelFactory>(
@@ -131,6 +143,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     store,
     runOwner,
     memory,
+    middleware,
     closesStore: false,
   };
 }

@@ -7,3 +7,11 @@
 export type { Middleware } from '../core/engine/middleware';
 export type { ModelCall, StreamCall, ToolInvocation } from '../core/engine/middleware';
 export { wrapModel } from '../core/engine/middleware-chain';
+// Shipped middleware (defaults, logging, PII).
+export { defaultSettings } from './default-settings';
+export { logRequests } from './log-requests';
+export type { LogRequestsOptions, RequestLogger, LogDetail } from './log-requests';
+export { redactPii } from './redact-pii';
+export type { RedactPiiOptions, PiiFinding, PiiField } from './redact-pii';
+export { piiDetector, detectPii, luhnValid, ibanValid, PII_KINDS } from './pii-detectors';
+export type { PiiDetector, PiiDetectorOptions, PiiSpan, PiiKind } from './pii-detectors';

@@ -1,6 +1,6 @@
 import type { Message } from '../core/contract/message';
 import type { Part } from '../core/contract/part';
-import { scrub } from './redaction';
+import { scrubSecrets as scrub } from '../core/kit/scrub-secrets';
 
 /** How captured content is bounded and cleaned. */
 export interface ContentLimits {

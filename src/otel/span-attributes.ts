@@ -5,7 +5,7 @@ import { describeError } from '../core/kit/error-base';
 import type { ModelSettings } from '../core/contract/request';
 import type { Usage } from '../core/contract/usage';
 import { errorType } from './error-type';
-import { scrub } from './redaction';
+import { scrubSecrets as scrub } from '../core/kit/scrub-secrets';
 import { ATTR } from './semconv';
 
 /**

@@ -2,7 +2,7 @@ import type { Attributes, Context } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import type { ToolLogEvent, ToolProgressEvent } from '../core/engine/events';
 import { captureText } from './content';
-import { scrub } from './redaction';
+import { scrubSecrets as scrub } from '../core/kit/scrub-secrets';
 import { ATTR, EVENT } from './semconv';
 import type { TraceSettings } from './trace-settings';
 
