@@ -15,3 +15,10 @@ export { redactPii } from './redact-pii';
 export type { RedactPiiOptions, PiiFinding, PiiField } from './redact-pii';
 export { piiDetector, detectPii, luhnValid, ibanValid, PII_KINDS } from './pii-detectors';
 export type { PiiDetector, PiiDetectorOptions, PiiSpan, PiiKind } from './pii-detectors';
+// Response cache.
+export { responseCache, isCacheableResponse } from './response-cache';
+export type { ResponseCacheOptions, ResponseCacheErrorContext } from './response-cache';
+export { responseCacheKey } from './cache-key';
+export { memoryCacheStore } from './memory-cache-store';
+export type { MemoryCacheStoreOptions } from './memory-cache-store';
+export type { ResponseCacheStore } from '../core/durable/response-cache-port';

@@ -16,3 +16,6 @@ export type {
   PgModuleLoader,
 } from './driver';
 export type { StoreOptions } from '../../core/durable/store-options';
+// Response cache store.
+export { postgresCacheStore } from './cache-store';
+export type { PostgresCacheStoreOptions, PostgresResponseCacheStore } from './cache-store';

@@ -3,4 +3,7 @@
  * you pass in: a response cache store and a spend store for `golem/middleware`.
  * @packageDocumentation
  */
-export {};
+// Response cache store.
+export { redisCacheStore } from './cache-store';
+export type { RedisCacheStoreOptions } from './cache-store';
+export type { RedisClient } from './redis-client';

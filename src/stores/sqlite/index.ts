@@ -16,3 +16,6 @@ export type {
 } from './recall-vec';
 export type { SqliteDriver, SqliteDriverLoader, SqliteDatabase, SqliteStatement } from './driver';
 export type { StoreOptions } from '../../core/durable/store-options';
+// Response cache store.
+export { sqliteCacheStore } from './cache-store';
+export type { SqliteCacheStoreOptions, SqlResponseCacheStore } from './cache-store';
