@@ -22,3 +22,28 @@ export { responseCacheKey } from './cache-key';
 export { memoryCacheStore } from './memory-cache-store';
 export type { MemoryCacheStoreOptions } from './memory-cache-store';
 export type { ResponseCacheStore } from '../core/durable/response-cache-port';
+// Rate limits.
+export { rateLimit } from './rate-limit';
+export type { RateLimitOptions, RateBudget } from './rate-limit-options';
+export { RateLimitedError } from './rate-limited-error';
+export type { RateLimitKind } from './rate-limited-error';
+// Spend caps.
+export { spendCap } from './spend-cap';
+export type { SpendCapOptions } from './spend-cap';
+export type { SpendCapRule, SpendCapSubject, SpendPeriod } from './spend-windows';
+export { BudgetExceededError } from './budget-error';
+export type { SpendCapHit } from './budget-error';
+export { memorySpendStore } from './memory-spend-store';
+export { spendReport } from './spend-report';
+export type { SpendReportOptions } from './spend-report';
+export type {
+  SpendStore,
+  SpendWindow,
+  SpendReservation,
+  SpendReserveResult,
+  SpendEntry,
+  SpendQuery,
+  SpendRow,
+  SpendDimension,
+  SpendTotals,
+} from '../core/durable/spend-port';

@@ -19,3 +19,5 @@ export type { StoreOptions } from '../../core/durable/store-options';
 // Response cache store.
 export { postgresCacheStore } from './cache-store';
 export type { PostgresCacheStoreOptions, PostgresResponseCacheStore } from './cache-store';
+export { postgresSpendStore } from './spend-store';
+export type { PostgresSpendStoreOptions } from './spend-store';

@@ -7,3 +7,6 @@
 export { redisCacheStore } from './cache-store';
 export type { RedisCacheStoreOptions } from './cache-store';
 export type { RedisClient } from './redis-client';
+// Spend store.
+export { redisSpendStore } from './spend-store';
+export type { RedisSpendStoreOptions } from './spend-store';
