@@ -62,6 +62,16 @@ const SCENARIOS = [
     variants: STREAM('Tool', 'ai-sdk streamText, fullStream'),
   },
   {
+    id: 'middleware',
+    label: 'middleware: s1 with 3 pass-through middleware, and with every call a cache hit, µs/run',
+    variants: [
+      variant('loop', 'hand-written loop (zod)', 'runA'),
+      variant('golem', 'golem (zod), no middleware', 'runA'),
+      variant('golem', 'golem, 3 pass-through middleware', 'runAMiddleware3', 'golem:mw3'),
+      variant('golem', 'golem, responseCache (memory), all hits', 'runACached', 'golem:cached'),
+    ],
+  },
+  {
     id: 'define',
     label: '(g) define the s1 agent, µs (decorated: fresh classes + compile)',
     variants: ZOD('runDefine').filter((v) => v.framework !== 'loop'),
@@ -78,7 +88,7 @@ const PRESETS = {
     processes: 3,
     batchUs: 200,
     memoryRuns: 100000,
-    scenarios: 's1,s2,s3,history,stream-text,stream-tool,memory,define,e,f,h',
+    scenarios: 's1,s2,s3,history,stream-text,stream-tool,middleware,memory,define,e,f,h',
     memoryVariants: 'loop,golem,golem-decorated,ai-sdk,openai-agents',
   },
   quick: {

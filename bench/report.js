@@ -193,6 +193,17 @@ function targets(results) {
       );
     }
   }
+  // Issue 30: what a chain of three pass-through middleware adds to one s1 run (3 model calls).
+  const mw = get('middleware', 'golem:mw3');
+  const plain = get('middleware', 'golem');
+  const added = mw === undefined || plain === undefined ? undefined : mw - plain;
+  add(
+    'middleware: 3 pass-through middleware added to s1',
+    '≤ 0.5 µs',
+    added,
+    `${fmt(added)} µs (${fmt(mw)} vs ${fmt(plain)} µs)`,
+    added <= 0.5,
+  );
   for (const id of ['golem', 'golem-decorated']) {
     const m = results.memory?.[id];
     const ok = m !== undefined && m.error === undefined;

@@ -68,12 +68,27 @@ function streamReaders(agent) {
   };
 }
 
+/** Three middleware that pass every call on unchanged: the chain's own cost (issue 30). */
+const passThrough = () =>
+  [1, 2, 3].map((n) => ({ name: `pass-${n}`, generate: (call, next) => next(call.request) }));
+
+/** `golem/middleware`'s in-memory response cache, or undefined when the build has none. */
+function responseCache() {
+  const { DIST } = require('../golem');
+  try {
+    return require(require('node:path').join(DIST, 'src', 'middleware', 'index.js')).responseCache;
+  } catch {
+    return undefined;
+  }
+}
+
 function create() {
   const { Agent, defineTool, schemaOutput } = require(GOLEM);
   const { z } = require('zod');
-  const define = (model) =>
+  const define = (model, middleware) =>
     new Agent({
       model,
+      ...(middleware !== undefined && { middleware }),
       instructions: S.SYSTEM,
       tools: [
         defineTool({
@@ -85,6 +100,10 @@ function create() {
       ],
     });
   const adder = define(fakeModel);
+  const layered = define(fakeModel, passThrough());
+  const cache = responseCache();
+  // Every s1 run sends the same three requests: after the first run, each call is a cache hit.
+  const cached = cache === undefined ? undefined : define(fakeModel, [cache()]);
   const continuer = define(historyModel);
   const text = streamReaders(define(streamingModel('text')));
   const tool = streamReaders(define(streamingModel('tool')));
@@ -97,6 +116,17 @@ function create() {
   return {
     async runA() {
       const result = await adder.run(S.PROMPT_A);
+      return { output: result.output, toolResults: toolResults(result.messages) };
+    },
+    /** s1 with a chain of three pass-through middleware. */
+    async runAMiddleware3() {
+      const result = await layered.run(S.PROMPT_A);
+      return { output: result.output, toolResults: toolResults(result.messages) };
+    },
+    /** s1 with every model call answered by the in-memory response cache. */
+    async runACached() {
+      if (cached === undefined) throw new Unavailable('golem/middleware is not in this build');
+      const result = await cached.run(S.PROMPT_A);
       return { output: result.output, toolResults: toolResults(result.messages) };
     },
     async runB() {

@@ -50,6 +50,8 @@ const TYPESCRIPT_EXAMPLES = [
   'ui-stream',
   'chat-ui',
   'stream-events',
+  'middleware',
+  'spend-caps',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
