@@ -24,16 +24,19 @@ export interface RunScope {
   readonly conversationId?: string | undefined;
 }
 
-/** `fields` with the run's `owner` and `conversationId` added when it has them. Internal. */
+/**
+ * `fields` (a fresh object, changed in place) with the run's `owner` and `conversationId` added
+ * when it has them. In place, not a spread copy: a spread object stamped with a lazy signal costs
+ * ~20× more. Internal.
+ */
 export function scoped<T extends object>(
   fields: T,
   scope: RunScope,
 ): T & { owner?: string; conversationId?: string } {
-  return {
-    ...fields,
-    ...(scope.owner !== undefined && { owner: scope.owner }),
-    ...(scope.conversationId !== undefined && { conversationId: scope.conversationId }),
-  };
+  const out = fields as T & { owner?: string; conversationId?: string };
+  if (scope.owner !== undefined) out.owner = scope.owner;
+  if (scope.conversationId !== undefined) out.conversationId = scope.conversationId;
+  return out;
 }
 
 /** A run's signal and the function that releases what links it to its sources. */
