@@ -48,7 +48,7 @@ export interface GenerateOptions {
    * run event) or priced. Adapters ignore it.
    */
   onFallback?: (transition: FallbackTransition) => void;
-  /** Who the call is for (see {@link CallScope}); absent on calls made outside a run. */
+  /** Who the call is for (agent, runId, owner, conversation, turn, attempt); absent outside a run. */
   scope?: CallScope;
 }
 
