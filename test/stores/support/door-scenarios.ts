@@ -6,7 +6,16 @@
  * must give: the pause, the final transcript, the tools' effects and the counters.
  */
 import { Agent, deferExternal, defineTool } from 'golem';
-import type { Approval, Delta, PendingToolCalls, Result, RunObserver, RunStore, Tool } from 'golem';
+import type {
+  Approval,
+  Delta,
+  Middleware,
+  PendingToolCalls,
+  Result,
+  RunObserver,
+  RunStore,
+  Tool,
+} from 'golem';
 import { memoryStore } from 'golem/stores/memory';
 import { StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
 import type { ScriptedToolCall } from 'golem/testing';
@@ -241,7 +250,12 @@ export type ScenarioAgent = Agent<unknown, string, true>;
 export function scenarioAgent(
   scenario: Scenario,
   proc: ScenarioProcess,
-  options: { name?: string; store?: RunStore; onEvent?: RunObserver } = {},
+  options: {
+    name?: string;
+    store?: RunStore;
+    onEvent?: RunObserver;
+    middleware?: readonly Middleware[];
+  } = {},
 ): ScenarioAgent {
   return new Agent<unknown, string, true>({
     model: scenarioModel(scenario, proc),
