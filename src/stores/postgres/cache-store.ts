@@ -2,7 +2,7 @@ import { StoreError } from '../../core/durable/store-error';
 import { checkTableName } from '../sql/recall-schema';
 import { SqlCacheStore } from '../sql/sql-cache-store';
 import type { PgModuleLoader, PgPool } from './driver';
-import { loadPg } from './driver';
+import { connectPg } from './connect';
 import { PostgresClient } from './postgres-client';
 
 /** Options of {@link postgresCacheStore}. */
@@ -39,8 +39,6 @@ export interface PostgresResponseCacheStore {
   close(): Promise<void>;
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 /**
  * A response cache store in PostgreSQL through the optional peer `pg`, shared by every worker:
  * the table `golem_response_cache (key PRIMARY KEY, value, expires_at)` in `schema`, created on
@@ -60,46 +58,15 @@ export function postgresCacheStore(
     new StoreError(`${store}: ${problem}`, { reason: 'invalid-options' });
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object');
-  const {
-    connectionString,
-    pool,
-    schema = 'public',
-    table = 'golem_response_cache',
-    poolSize = 10,
-  } = options;
+  const { table = 'golem_response_cache' } = options;
   const now = options.now ?? Date.now;
   checkTableName(store, table);
-  if (connectionString !== undefined && pool !== undefined)
-    throw invalid('give either `connectionString` or `pool`, not both');
-  if (
-    connectionString !== undefined &&
-    (typeof connectionString !== 'string' || connectionString === '')
-  )
-    throw invalid('`connectionString` must be a non-empty string');
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
-    throw invalid('`schema` must be an identifier: a letter or "_", then letters, digits or "_"');
-  if (!Number.isInteger(poolSize) || poolSize < 1)
-    throw invalid('`poolSize` must be a positive integer');
   if (typeof now !== 'function') throw invalid('`now` must be a function returning milliseconds');
-  let connections: PgPool;
-  if (pool !== undefined) {
-    if (typeof pool.query !== 'function' || typeof pool.connect !== 'function')
-      throw invalid('`pool` must be a pg.Pool');
-    connections = pool;
-  } else {
-    const pg = loadPg(options.driver);
-    connections = new pg.Pool({
-      ...(connectionString !== undefined && { connectionString }),
-      max: poolSize,
-      application_name: 'golem',
-    });
-  }
-  // An idle client losing its connection must not crash the process; the next query reports it.
-  connections.on('error', () => undefined);
+  const { connections, owned, schema } = connectPg(store, options);
   const label = `postgres cache store (schema "${schema}", table "${table}")`;
   const qualified = `"${schema}"."${table}"`;
   return new SqlCacheStore({
-    client: new PostgresClient(connections, label, pool === undefined, false),
+    client: new PostgresClient(connections, label, owned, false),
     table: qualified,
     migration: [
       // The run store's migration lock: both may create the schema, so they take turns.
@@ -109,7 +76,7 @@ export function postgresCacheStore(
       `CREATE INDEX IF NOT EXISTS "${table}_expires" ON ${qualified} (expires_at)`,
     ],
     now,
-    owned: pool === undefined,
+    owned,
     label,
   });
 }

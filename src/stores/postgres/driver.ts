@@ -1,8 +1,4 @@
 import { StoreError } from '../../core/durable/store-error';
-import { loadDriver } from '../sql/load-driver';
-
-/** The npm package the PostgreSQL store uses (an optional peer dependency of golem). */
-export const POSTGRES_PACKAGE = 'pg';
 
 /** A query result, as `pg` returns it. */
 export interface PgResult {
@@ -48,11 +44,6 @@ export type PgModuleLoader = () => PgModule;
 export const requirePg: PgModuleLoader = () =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded only when a PostgreSQL store is created
   require('pg') as PgModule;
-
-/** Runs `loader`; a missing module is a `driver-missing` StoreError saying what to install. */
-export function loadPg(loader: PgModuleLoader = requirePg): PgModule {
-  return loadDriver(loader, 'postgresStore', POSTGRES_PACKAGE);
-}
 
 /** A driver error's `code` (SQLSTATE or socket code), or `''`. */
 function codeOf(error: unknown): string {

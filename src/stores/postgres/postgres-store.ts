@@ -4,7 +4,7 @@ import type { StoreOptions } from '../../core/durable/store-options';
 import { storeSettings } from '../../core/durable/store-options';
 import { SqlRunStore } from '../sql/sql-run-store';
 import type { PgModuleLoader, PgPool } from './driver';
-import { loadPg } from './driver';
+import { connectPg } from './connect';
 import { PostgresClient } from './postgres-client';
 
 /** Options of {@link postgresStore}. */
@@ -41,8 +41,6 @@ export interface PostgresStoreOptions extends StoreOptions {
   driver?: PgModuleLoader;
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 /**
  * A run store in PostgreSQL through the optional peer `pg` (`npm install pg`): for several
  * processes or machines sharing runs. Rows read in a transaction are locked (`FOR UPDATE`);
@@ -58,48 +56,16 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object');
-  const {
-    connectionString,
-    pool,
-    schema = 'public',
-    poolSize = 10,
-    migrate = true,
-    synchronousCommit = true,
-    prepare = true,
-  } = options;
+  const { migrate = true, synchronousCommit = true, prepare = true } = options;
   if (typeof prepare !== 'boolean') throw invalid('`prepare` must be true or false');
   if (typeof synchronousCommit !== 'boolean')
     throw invalid('`synchronousCommit` must be true or false');
-  if (connectionString !== undefined && pool !== undefined)
-    throw invalid('give either `connectionString` or `pool`, not both');
-  if (
-    connectionString !== undefined &&
-    (typeof connectionString !== 'string' || connectionString === '')
-  )
-    throw invalid('`connectionString` must be a non-empty string');
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
-    throw invalid('`schema` must be an identifier: a letter or "_", then letters, digits or "_"');
-  if (!Number.isInteger(poolSize) || poolSize < 1)
-    throw invalid('`poolSize` must be a positive integer');
   const settings = storeSettings('postgresStore', options);
-  let owned = false;
-  let connections: PgPool;
-  if (pool !== undefined) {
-    if (typeof pool.query !== 'function' || typeof pool.connect !== 'function')
-      throw invalid('`pool` must be a pg.Pool');
-    connections = pool;
-  } else {
-    const pg = loadPg(options.driver);
-    connections = new pg.Pool({
-      ...(connectionString !== undefined && { connectionString }),
-      max: poolSize,
-      application_name: 'golem',
-      ...(!synchronousCommit && { options: '-c synchronous_commit=off' }),
-    });
-    owned = true;
-  }
-  // An idle client losing its connection must not crash the process; the next query reports it.
-  connections.on('error', () => undefined);
+  const { connections, owned, schema } = connectPg(
+    'postgresStore',
+    options,
+    synchronousCommit ? {} : { options: '-c synchronous_commit=off' },
+  );
   const label = `postgres store (schema "${schema}")`;
   const q = (name: string) => `"${schema}"."${name}"`;
   return new SqlRunStore({

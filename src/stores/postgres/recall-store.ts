@@ -1,10 +1,9 @@
 import type { RecallStore } from '../../core/durable/recall-port';
 import { StoreError } from '../../core/durable/store-error';
-import { isModuleNotFound } from '../../core/kit/missing-peer';
 import { checkDimensions } from '../memory/recall-input';
 import { checkTableName } from '../sql/recall-schema';
 import type { PgModuleLoader, PgPool } from './driver';
-import { requirePg } from './driver';
+import { connectPg } from './connect';
 import { PostgresRecallStore } from './postgres-recall-store';
 import type { PostgresRecallTables } from './recall-schema';
 
@@ -31,7 +30,6 @@ export interface PostgresRecallStoreOptions {
   driver?: PgModuleLoader;
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /**
  * A recall store in PostgreSQL through the optional peer `pg` (`npm install pg`), with exact
  * cosine similarity computed in SQL: each query scores every entry of the owner (cost grows with
@@ -50,51 +48,10 @@ export function postgresRecallStore(options: PostgresRecallStoreOptions): Recall
     new StoreError(`${store}: ${problem}`, { reason: 'invalid-options' });
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object with `dimensions`');
-  const {
-    connectionString,
-    pool,
-    schema = 'public',
-    table = 'golem_recall',
-    poolSize = 10,
-  } = options;
+  const { table = 'golem_recall' } = options;
   const dimensions = checkDimensions(store, options.dimensions);
   checkTableName(store, table);
-  if (connectionString !== undefined && pool !== undefined)
-    throw invalid('give either `connectionString` or `pool`, not both');
-  if (
-    connectionString !== undefined &&
-    (typeof connectionString !== 'string' || connectionString === '')
-  )
-    throw invalid('`connectionString` must be a non-empty string');
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
-    throw invalid('`schema` must be an identifier: a letter or "_", then letters, digits or "_"');
-  if (!Number.isInteger(poolSize) || poolSize < 1)
-    throw invalid('`poolSize` must be a positive integer');
-  let connections: PgPool;
-  if (pool !== undefined) {
-    if (typeof pool.query !== 'function' || typeof pool.connect !== 'function')
-      throw invalid('`pool` must be a pg.Pool');
-    connections = pool;
-  } else {
-    let pg: ReturnType<PgModuleLoader>;
-    try {
-      pg = (options.driver ?? requirePg)();
-    } catch (error) {
-      if (isModuleNotFound(error))
-        throw new StoreError(
-          `${store}: the package pg is not installed; it is an optional peer dependency of golem: run \`npm install pg\``,
-          { reason: 'driver-missing', cause: error },
-        );
-      throw error;
-    }
-    connections = new pg.Pool({
-      ...(connectionString !== undefined && { connectionString }),
-      max: poolSize,
-      application_name: 'golem',
-    });
-  }
-  // An idle client losing its connection must not crash the process; the next query reports it.
-  connections.on('error', () => undefined);
+  const { connections, owned, schema } = connectPg(store, options);
   const q = (name: string) => `"${schema}"."${name}"`;
   const tables: PostgresRecallTables = {
     meta: q(`${table}_meta`),
@@ -107,7 +64,7 @@ export function postgresRecallStore(options: PostgresRecallStoreOptions): Recall
     connections,
     tables,
     `postgres recall store (schema "${schema}", table "${table}")`,
-    pool === undefined,
+    owned,
     options.migrate !== false,
     [
       // The run store's migration lock: both create the schema, so they take turns.

@@ -1,7 +1,7 @@
 import { StoreError } from '../../core/durable/store-error';
-import { isModuleNotFound } from '../../core/kit/missing-peer';
-import type { PgModuleLoader, PgPool } from './driver';
-import { requirePg } from './driver';
+import type { PgPool } from './driver';
+import type { PgConnectionOptions } from './connect';
+import { connectPg } from './connect';
 
 /** The spend store's qualified table names and migration. Internal. */
 export interface SpendTables {
@@ -12,60 +12,25 @@ export interface SpendTables {
   readonly migration: readonly string[];
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 /** Validates `postgresSpendStore`'s options; opens (or takes) the pool. Internal. */
-export function spendTables(options: {
-  connectionString?: string;
-  pool?: PgPool;
-  schema?: string;
-  poolSize?: number;
-  driver?: PgModuleLoader;
-}): { pool: PgPool; owned: boolean; tables: SpendTables } {
+export function spendTables(options: PgConnectionOptions): {
+  pool: PgPool;
+  owned: boolean;
+  tables: SpendTables;
+} {
   const store = 'postgresSpendStore';
   const invalid = (problem: string) =>
     new StoreError(`${store}: ${problem}`, { reason: 'invalid-options' });
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object');
-  const { connectionString, pool, schema = 'public', poolSize = 10 } = options;
-  if (connectionString !== undefined && pool !== undefined)
-    throw invalid('give either `connectionString` or `pool`, not both');
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema))
-    throw invalid('`schema` must be an identifier: a letter or "_", then letters, digits or "_"');
-  if (!Number.isInteger(poolSize) || poolSize < 1)
-    throw invalid('`poolSize` must be a positive integer');
-  let connections: PgPool;
-  if (pool !== undefined) {
-    if (typeof pool.query !== 'function' || typeof pool.connect !== 'function')
-      throw invalid('`pool` must be a pg.Pool');
-    connections = pool;
-  } else {
-    let pg: ReturnType<PgModuleLoader>;
-    try {
-      pg = (options.driver ?? requirePg)();
-    } catch (error) {
-      if (isModuleNotFound(error))
-        throw new StoreError(
-          `${store}: the package pg is not installed; it is an optional peer dependency of golem: run \`npm install pg\``,
-          { reason: 'driver-missing', cause: error },
-        );
-      throw error;
-    }
-    connections = new pg.Pool({
-      ...(connectionString !== undefined && { connectionString }),
-      max: poolSize,
-      application_name: 'golem',
-    });
-    // An idle client losing its connection must not crash the process; the next query reports it.
-    connections.on('error', () => undefined);
-  }
+  const { connections, owned, schema } = connectPg(store, options);
   const q = (name: string) => `"${schema}"."${name}"`;
   const windows = q('golem_spend_windows');
   const holds = q('golem_spend_holds');
   const ledger = q('golem_spend_ledger');
   return {
     pool: connections,
-    owned: pool === undefined,
+    owned,
     tables: {
       windows,
       holds,

@@ -6,11 +6,7 @@ import { isModuleNotFound } from '../../core/kit/missing-peer';
  * `driver-missing` StoreError naming `store` and the package to install. Any other load failure
  * propagates unchanged.
  */
-export function loadDriver<T>(
-  loader: () => T,
-  store: 'postgresStore' | 'sqliteStore',
-  packageName: string,
-): T {
+export function loadDriver<T>(loader: () => T, store: string, packageName: string): T {
   try {
     return loader();
   } catch (error) {
