@@ -7,7 +7,7 @@ test('is JSON with the same meaning as JSON.stringify, whatever the key order', 
   fc.assert(
     fc.property(fc.jsonValue(), (value) => {
       const text = canonicalJson(value);
-      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'));
+      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
     }),
     { seed: 30, numRuns: 300 },
   );
