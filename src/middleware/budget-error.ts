@@ -1,4 +1,4 @@
-import { UsageLimitError } from '../core/engine/usage-limit';
+import { UsageLimitError, show } from '../core/engine/usage-limit';
 import type { SpendCapSubject, SpendPeriod } from './spend-windows';
 
 /**
@@ -63,8 +63,4 @@ export class BudgetExceededError extends UsageLimitError {
   /** A `UsageLimitError` of `limitKind` `budget`, from any copy of the package. */
   static override readonly is = (value: unknown): value is BudgetExceededError =>
     UsageLimitError.is(value) && value.limitKind === 'budget';
-}
-
-function show(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)));
 }

@@ -1,6 +1,7 @@
 import type { ModelResponse } from '../core/contract/response';
-import { cancellationError, throwIfCancelled } from '../core/errors/cancellation';
+import { throwIfCancelled } from '../core/errors/cancellation';
 import type { Middleware, ModelCall } from '../core/engine/middleware';
+import { timerSleep } from '../core/engine/retry';
 import { ModelHTTPError, retryAfterOf } from '../core/errors/errors';
 import { errorChain } from '../core/kit/error-chain';
 import type { Limiter, LimiterRes } from './rate-limit-peers';
@@ -181,21 +182,10 @@ function isRes(value: unknown): value is LimiterRes {
   );
 }
 
-/** A timer that rejects with the typed cancellation error when `signal` aborts. */
+/** The signal of a call made outside a run: nothing aborts it. */
+const NEVER = new AbortController().signal;
+
+/** A timer that rejects with the typed cancellation error when `signal` aborts (the engine's). */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(cancellationError(signal));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(cancellationError(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return timerSleep(ms, signal ?? NEVER);
 }

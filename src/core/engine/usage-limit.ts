@@ -64,8 +64,8 @@ export class UsageLimitError extends GolemError {
   static readonly is = brandGuard<UsageLimitError>('UsageLimitError');
 }
 
-/** Integers as they are; fractions (costs) rounded to 6 decimals without trailing zeros. */
-function show(n: number): string {
+/** Integers as they are; fractions (costs) rounded to 6 decimals without trailing zeros. Internal. */
+export function show(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6)));
 }
 
