@@ -3,6 +3,7 @@ import { context, SpanKind, trace } from '@opentelemetry/api';
 import type {
   FallbackEvent,
   GuardrailEvent,
+  HandoffEvent,
   ModelEndEvent,
   ModelEndSucceeded,
   ModelStartEvent,
@@ -54,6 +55,13 @@ interface ChatSpan extends OpenSpan {
  */
 export class OtelRunTrace implements RunTrace {
   private readonly run: OpenSpan;
+  /**
+   * Where chat, tool and compaction spans go: the run span, or after a handoff the target's
+   * `invoke_agent` span (a child of the run span) — mutated in place, ToolSpans and
+   * CompactionSpans read it at each span they open.
+   */
+  private readonly parent: { span: Span; context: Context };
+  private segment: Span | undefined;
   /** Whether the run span records (an SDK is registered and sampled it in). */
   readonly recording: boolean;
   private readonly agentModel: ModelIdentity;
@@ -88,9 +96,10 @@ export class OtelRunTrace implements RunTrace {
       parent,
     );
     this.run = { span, context: trace.setSpan(parent, span) };
+    this.parent = { ...this.run };
     this.recording = span.isRecording();
-    this.tools = new ToolSpans(settings, this.run, info.tools);
-    this.compactions = new CompactionSpans(settings, this.run);
+    this.tools = new ToolSpans(settings, this.parent, info.tools);
+    this.compactions = new CompactionSpans(settings, this.parent);
   }
 
   observe(event: RunEvent): void {
@@ -131,20 +140,52 @@ export class OtelRunTrace implements RunTrace {
         if (this.recording)
           this.run.span.addEvent(EVENT.memoryFailed, { [ATTR.errorType]: errorType(event.error) });
         return;
+      case 'handoff':
+        if (this.recording) this.handoff(event);
+        return;
     }
+  }
+
+  /**
+   * The run handed off: the target's work goes under its own `invoke_agent {target}` span, a child
+   * of the run span (open until the next handoff or the run's end).
+   */
+  private handoff(event: HandoffEvent): void {
+    this.chat?.span.end();
+    this.chat = undefined;
+    this.segment?.end();
+    const span = this.settings.tracer.startSpan(
+      `invoke_agent ${event.to}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [ATTR.operationName]: 'invoke_agent',
+          [ATTR.agentName]: event.to,
+          [ATTR.golemHandoffFrom]: event.from,
+          [ATTR.golemAgentRoot]: this.info.agent,
+          [ATTR.toolCallId]: event.callId,
+          [ATTR.golemTurn]: event.turn,
+        },
+      },
+      this.run.context,
+    );
+    this.segment = span;
+    this.parent.span = span;
+    this.parent.context = trace.setSpan(this.run.context, span);
   }
 
   within<T>(scope: TraceScope, call: () => Promise<T>): Promise<T> {
     if (scope.kind === 'compaction')
       return this.recording ? this.compactions.within(scope.turn, scope.policy, call) : call();
     const active = scope.kind === 'model' ? this.chat?.context : this.tools.contextOf(scope.callId);
-    return context.with(active ?? this.run.context, call);
+    return context.with(active ?? this.parent.context, call);
   }
 
   end(outcome: RunOutcome): void {
     this.compactions.endOpen();
     if (this.chat !== undefined) this.chat.span.end();
     this.tools.endAll();
+    this.segment?.end();
     const span = this.run.span;
     if (this.recording) finishRunSpan(span, outcome, this.summary, this.settings);
     span.end();
@@ -179,9 +220,9 @@ export class OtelRunTrace implements RunTrace {
     const span = this.settings.tracer.startSpan(
       `chat ${identity.model}`,
       { kind: SpanKind.CLIENT, attributes },
-      this.run.context,
+      this.parent.context,
     );
-    this.chat = { span, context: trace.setSpan(this.run.context, span), started, identity };
+    this.chat = { span, context: trace.setSpan(this.parent.context, span), started, identity };
     const content = this.settings.content;
     if (content === undefined) return;
     const input = captureInput(request.messages, content);

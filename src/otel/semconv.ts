@@ -73,6 +73,8 @@ export const ATTR = Object.freeze({
   golemCompactionTokensBefore: 'golem.compaction.tokens_before',
   golemCompactionTokensAfter: 'golem.compaction.tokens_after',
   golemContextTokens: 'golem.context.tokens',
+  golemHandoffFrom: 'golem.handoff.from',
+  golemAgentRoot: 'golem.agent.root',
 });
 
 /** Span event names golem adds (no convention exists for them). */

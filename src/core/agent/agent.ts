@@ -40,6 +40,8 @@ import type { ReadState, RunState, StateOrigin } from '../engine/run-state';
 import { readState } from '../engine/read-state';
 import type { Step } from '../engine/step';
 import type { PreparedRun, StoredAgent } from './stored-run';
+import type { HandoffTarget } from '../engine/run-config';
+import { activeAgent, registerHandoffTarget } from './handoffs';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
 import type { OutputDecoder } from '../output/decoder';
 import { decodeText } from '../output/decode-text';
@@ -79,6 +81,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       modelSettings: config.modelSettings,
       startTrace: traceStarter(config.instrumentation, this.name, this.engine),
     };
+    registerHandoffTarget(this, () => this.asHandoffTarget());
   }
 
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
@@ -171,10 +174,16 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         throw new RunInputError(
           `state is ${state.status}, not paused: only a paused run's calls can be resolved (continue it with resumeRun)`,
         );
-      const { state: progress, step } = await this.resumeState(state.messages, results, opts, true);
+      const prepared = await this.resumeState(state.messages, results, opts, true, state.turns);
+      const { state: progress, step } = prepared;
       progress.carryOver(state);
       try {
-        return await executeRun(this.engine, this.decoder, progress, step);
+        return await executeRun(
+          prepared.engine ?? this.engine,
+          prepared.decoder ?? this.decoder,
+          progress,
+          step,
+        );
       } finally {
         progress.run.release();
       }
@@ -182,13 +191,19 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     if (typeof history === 'string') {
       const store = requireStore(opts, this.store, 'resume');
       const withId = { ...opts, runId: history }; // the stored run's id goes to the run's trace
-      return resumeStored(this.stored(), store, history, opts.owner, (messages) =>
-        this.resumeState(messages, results, withId, true),
+      return resumeStored(this.stored(), store, history, opts.owner, (messages, turns) =>
+        this.resumeState(messages, results, withId, true, turns),
       );
     }
-    const { state, step } = await this.resumeState(history, results, opts, false);
+    const prepared = await this.resumeState(history, results, opts, false, undefined);
+    const { state, step } = prepared;
     try {
-      return await executeRun(this.engine, this.decoder, state, step);
+      return await executeRun(
+        prepared.engine ?? this.engine,
+        prepared.decoder ?? this.decoder,
+        state,
+        step,
+      );
     } finally {
       state.run.release();
     }
@@ -242,14 +257,16 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
    * A resume's state and its `resolve` step: the results are matched to the history's pending
    * calls (each resolved exactly once, approved calls advertised) before anything runs; the
    * instructions and the prompt are what the resolved history continues with. `stored`: the
-   * history is a stored run's, processed when the run started.
+   * history is a stored run's, processed when the run started. A run that handed off resumes in
+   * the agent answering it (`turns`: the run's own model turns, to find its handoffs).
    */
   private async resumeState(
     history: readonly Message[],
     results: DeferredResults,
     opts: ResumeOptions<Deps>,
     stored: boolean,
-  ): Promise<PreparedRun<Deps>> {
+    turns: number | undefined,
+  ): Promise<PreparedRun<Deps, Output>> {
     const prompt = opts.prompt ?? '';
     const { run, processed, parts } = await this.start(
       prompt,
@@ -258,9 +275,11 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       stored,
     );
     try {
+      const handoff = this.activeAgent(processed, turns);
+      const engine = handoff?.active.engine ?? this.engine;
       const { checkApprovedTools, matchResolutions } = await resumeCalls();
       const resolutions = matchResolutions(unansweredCalls(processed), results);
-      checkApprovedTools(this.engine, resolutions);
+      checkApprovedTools(engine, resolutions);
       const memory = await startMemory(
         this.memory,
         run,
@@ -271,12 +290,25 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       const step: Step = {
         kind: 'resolve',
         resolutions,
-        system: withRecalled(await instructionsText(this.instructions, run), memory?.recalled),
+        system: withRecalled(
+          handoff === undefined
+            ? await instructionsText(this.instructions, run)
+            : await handoff.active.instructions(run),
+          memory?.recalled,
+        ),
         prompt: prompt !== '' || parts.length > 0 ? promptMessage(prompt, parts) : undefined,
       };
       const state = new RunProgress(run, [...processed], this.origin(opts));
       memory?.attach(state, processed.length);
-      return { state, step };
+      state.handoffLimit = this.engine.maxHandoffs;
+      if (handoff === undefined) return { state, step };
+      state.handoffs = handoff.path;
+      return {
+        state,
+        step,
+        engine,
+        decoder: handoff.active.decoder as OutputDecoder<Output>,
+      };
     } catch (error) {
       run.release(error);
       throw error;
@@ -304,7 +336,27 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
 
   /** This agent as its stored runs see it. */
   private stored(): StoredAgent<Deps, Output> {
-    return { name: this.name, engine: this.engine, decoder: this.decoder };
+    return {
+      name: this.name,
+      engine: this.engine,
+      decoder: this.decoder,
+      active: (messages, turns) => this.activeAgent(messages, turns),
+    };
+  }
+
+  /** This agent as the target of another's handoff. */
+  private asHandoffTarget(): HandoffTarget<Deps> {
+    return {
+      name: this.name,
+      engine: this.engine,
+      decoder: this.decoder,
+      instructions: async (run) => instructionsText(this.instructions, run),
+    };
+  }
+
+  /** The agent answering a run of this one that handed off (see `activeAgent`). */
+  private activeAgent(messages: readonly Message[], turns: number | undefined) {
+    return this.engine.handoffs && activeAgent(this.asHandoffTarget(), messages, turns);
   }
 
   /**

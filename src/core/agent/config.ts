@@ -2,6 +2,7 @@ import type { PriceTable } from '../contract/cost';
 import type { Compaction, CompactionOptions } from '../engine/compaction';
 import type { Middleware } from '../engine/middleware';
 import type { AgentMemory } from './memory-port';
+import type { Handoff } from './handoffs';
 import type { HostedTool } from '../contract/hosted-tool';
 import type { JsonSchema } from '../kit/json';
 import type { Message } from '../contract/message';
@@ -131,6 +132,15 @@ export interface AgentConfig<Deps, Output> {
    * its tools join the agent's, and a completed run's new messages are given to it. Default none.
    */
   memory?: AgentMemory;
+  /**
+   * Agents this one may hand the conversation to: the model sees a `transfer_to_<name>` tool for
+   * each, and calling it continues the same run with the target's instructions, tools and output
+   * decoder (optionally with an input filter over the history). The result's `agent` and
+   * `handoffs` name who answered and the path; see the handoffs guide. Default none.
+   */
+  handoffs?: readonly Handoff<Deps, Output>[];
+  /** How many handoffs one run may take, over every agent it passes through; default 5. */
+  maxHandoffs?: number;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Result } from '../engine/result';
 import type { Compaction } from '../engine/compaction';
 import { executeRun } from '../engine/run';
-import type { EngineConfig, RunSettings } from '../engine/run-config';
+import type { EngineConfig, HandoffTarget, RunSettings } from '../engine/run-config';
+import type { HandoffRecord } from '../engine/handoff-types';
 import { RunProgress } from '../engine/run-progress';
 import type { Step } from '../engine/step';
 import type { Message } from '../contract/message';
@@ -35,12 +36,26 @@ export interface StoredAgent<Deps, Output> {
   readonly name: string;
   readonly engine: EngineConfig<Deps>;
   readonly decoder: OutputDecoder<Output>;
+  /** The agent answering a run that handed off (`turns`: the run's own model turns). */
+  readonly active?: (
+    messages: readonly Message[],
+    turns: number | undefined,
+  ) => ActiveAgent<Deps> | undefined;
 }
 
-/** A run's state and the step it enters the engine at. Internal. */
-export interface PreparedRun<Deps> {
+/** The agent a run that handed off continues in, and the handoffs it took. Internal. */
+export interface ActiveAgent<Deps> {
+  readonly active: HandoffTarget<Deps>;
+  readonly path: HandoffRecord[];
+}
+
+/** A run's state and the step it enters the engine at (in the agent answering it). Internal. */
+export interface PreparedRun<Deps, Output = unknown> {
   readonly state: RunProgress<Deps>;
   readonly step: Step;
+  /** The engine and decoder of the agent a run that handed off resumes in (absent: the agent's). */
+  readonly engine?: EngineConfig<Deps>;
+  readonly decoder?: OutputDecoder<Output>;
 }
 
 /**
@@ -76,12 +91,12 @@ export async function resumeStored<Deps, Output>(
   store: RunStore,
   runId: string,
   owner: string | undefined,
-  prepare: (history: readonly Message[]) => Promise<PreparedRun<Deps>>,
+  prepare: (history: readonly Message[], turns: number) => Promise<PreparedRun<Deps, Output>>,
 ): Promise<Result<Output>> {
   const claim = await claimToResume(store, runId, { agent: agent.name, owner });
-  let prepared: PreparedRun<Deps>;
+  let prepared: PreparedRun<Deps, Output>;
   try {
-    prepared = await prepare(claim.record.messages);
+    prepared = await prepare(claim.record.messages, claim.record.turns);
   } catch (error) {
     return giveBackPaused(claim, error);
   }
@@ -89,7 +104,7 @@ export async function resumeStored<Deps, Output>(
   try {
     attachClaim(state, claim);
     return await settle(claim.recorder, state, () =>
-      executeRun(agent.engine, agent.decoder, state, step),
+      executeRun(prepared.engine ?? agent.engine, prepared.decoder ?? agent.decoder, state, step),
     );
   } finally {
     state.run.release();
@@ -115,10 +130,13 @@ export async function continueStored<Deps, Output>(
   const state = new RunProgress(settings(), record.messages, originOf(record));
   try {
     attachClaim(state, claim);
-    const step = planContinuation(agent.engine, record.messages, record.inFlight, record.pending);
-    return await settle(claim.recorder, state, () =>
-      executeRun(agent.engine, agent.decoder, state, step),
-    );
+    const handoff = agent.active?.(record.messages, record.turns);
+    state.handoffLimit = agent.engine.maxHandoffs;
+    if (handoff !== undefined) state.handoffs = handoff.path;
+    const engine = handoff?.active.engine ?? agent.engine;
+    const decoder = (handoff?.active.decoder as OutputDecoder<Output> | undefined) ?? agent.decoder;
+    const step = planContinuation(engine, record.messages, record.inFlight, record.pending);
+    return await settle(claim.recorder, state, () => executeRun(engine, decoder, state, step));
   } finally {
     state.run.release();
   }
@@ -151,8 +169,13 @@ export async function continueState<Deps, Output>(
   const state = new RunProgress(settings(), [...given.messages], given.origin);
   state.carryOver(given);
   try {
-    const step = planContinuation(agent.engine, given.messages, given.inFlight, given.pending);
-    return await executeRun(agent.engine, agent.decoder, state, step);
+    const handoff = agent.active?.(given.messages, given.turns);
+    state.handoffLimit = agent.engine.maxHandoffs;
+    if (handoff !== undefined) state.handoffs = handoff.path;
+    const engine = handoff?.active.engine ?? agent.engine;
+    const decoder = (handoff?.active.decoder as OutputDecoder<Output> | undefined) ?? agent.decoder;
+    const step = planContinuation(engine, given.messages, given.inFlight, given.pending);
+    return await executeRun(engine, decoder, state, step);
   } finally {
     state.run.release();
   }

@@ -15,6 +15,7 @@ import { isStreamingModel } from '../contract/model';
 import type { Model } from '../contract/model';
 import type { RunStore } from '../durable/port';
 import { compactionPlan } from '../engine/compaction-plan';
+import { handoffConfig } from './handoffs';
 import type { AgentMemory } from './memory-port';
 import type { Middleware } from '../engine/middleware';
 import { checkMiddleware, isWrappedModel, wrapModel } from '../engine/middleware-chain';
@@ -96,6 +97,13 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     );
   }
   const specs: ToolSpec[] = [...advertised.values()].map((t) => toolSpec(t as Tool<never>));
+  const handoffs = handoffConfig<Deps>(
+    config.handoffs,
+    config.maxHandoffs,
+    new Set([...registered.keys(), ...(outputTool === undefined ? [] : [outputTool.name])]),
+  );
+  if (handoffs.handoffs !== undefined)
+    for (const route of handoffs.handoffs.values()) specs.push(route.spec);
   if (outputTool !== undefined) specs.push({ ...outputTool, output: true });
   return {
     model,
@@ -116,6 +124,7 @@ export function resolveConfig<Deps, Output>(config: AgentConfig<Deps, Output>): 
     parallelToolCalls: config.parallelToolCalls === true,
     usageLimit: config.usageLimit,
     deferredTools: config.deferredTools === true,
+    ...handoffs,
     ...layers,
     ...(prices !== undefined && { prices }),
     ...hostedToolsConfig(config.hostedTools),

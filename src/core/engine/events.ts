@@ -1,5 +1,5 @@
 import type { Cost } from '../contract/cost';
-import type { Message } from '../contract/message';
+import type { Message, ToolCall } from '../contract/message';
 import type { ModelRequest } from '../contract/request';
 import type { Usage } from '../contract/usage';
 import type { ToolUpdate } from '../tool/context';
@@ -301,6 +301,25 @@ export interface MemoryFailedEvent {
 }
 
 /**
+ * The run handed off: the model called the transfer tool of another agent, which continues the
+ * run with its own instructions, tools and output (see the handoffs guide).
+ * @inline
+ */
+export interface HandoffEvent {
+  kind: 'handoff';
+  /** The model turn (within the loop execution, like `model_end`'s) whose call handed off. */
+  turn: number;
+  /** The agent handing off. */
+  from: string;
+  /** The agent taking over. */
+  to: string;
+  /** The id of the transfer call. */
+  callId: string;
+  /** The transfer call (`transfer_to_<name>`): the run's own object, read-only. */
+  call: ToolCall;
+}
+
+/**
  * After each guardrail check: {@link RunGuardrailEvent} (input, output) or
  * {@link ToolGuardrailEvent} (tool phases; it has `callId`).
  * @inline
@@ -333,7 +352,8 @@ export type RunEvent =
   | RunGuardrailEvent
   | ToolGuardrailEvent
   | CompactionEvent
-  | MemoryFailedEvent;
+  | MemoryFailedEvent
+  | HandoffEvent;
 
 /** What happened: the `kind` of a {@link RunEvent}. */
 export type RunEventKind = RunEvent['kind'];

@@ -7,7 +7,8 @@ import type { PendingToolCalls } from './deferred-types';
 import { TurnLimitError } from './errors';
 import { modelTurn } from './model-turn';
 import { INTERRUPTED_RESULT } from './repair';
-import type { EngineConfig } from './run-config';
+import type { EngineConfig, HandoffRoute, HandoffTarget } from './run-config';
+import { handoffCall, takeHandoff } from './handoff';
 import type { RunProgress } from './run-progress';
 import type { LoopStep } from './step';
 import { endsLoop } from './step';
@@ -19,10 +20,11 @@ import type { CompactionPlan } from './compaction-plan';
 import type { ModelSettings } from '../contract/request';
 
 /** How a loop execution ended. Internal. */
-export type LoopEnd =
+export type LoopEnd<Deps = unknown> =
   | { kind: 'final'; response: ModelResponse }
   | { kind: 'output'; response: ModelResponse; call: ToolCall }
-  | { kind: 'paused'; pending: PendingToolCalls };
+  | { kind: 'paused'; pending: PendingToolCalls }
+  | { kind: 'handoff'; target: HandoffTarget<Deps> };
 
 /**
  * One loop execution (spec §5), entered at `step`: model turns until a final answer, an
@@ -34,7 +36,7 @@ export async function runLoop<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
   step: LoopStep,
-): Promise<LoopEnd> {
+): Promise<LoopEnd<Deps>> {
   const corrections = new Map<string, number>();
   if (step.kind === 'decode') return decodeEnd(config, state, step.message);
   if (step.kind === 'batch') {
@@ -73,9 +75,13 @@ export async function runLoop<Deps>(
     state.recordResponse(response.message, response.usage);
     if (state.requestLength !== undefined) afterResponse(state, response);
     const calls = response.message.toolCalls ?? [];
+    const ends = endsLoop(config, calls);
+    if (!ends && config.handoffs !== undefined) {
+      const picked = handoffCall(config, calls);
+      if (picked !== undefined) return handOff(config, state, turn, calls, picked);
+    }
     // A turn that starts a batch is persisted by the batch's write-ahead checkpoint.
-    if (state.checkpoints !== undefined && endsLoop(config, calls))
-      await state.checkpoints.save(state);
+    if (state.checkpoints !== undefined && ends) await state.checkpoints.save(state);
     checkUsage(config, state);
     const end = finalEnd(config, state, response);
     if (end !== undefined) return end;
@@ -85,6 +91,23 @@ export async function runLoop<Deps>(
     const paused = closed instanceof Promise ? await closed : closed;
     if (paused !== undefined) return paused;
   }
+}
+
+/**
+ * A turn that called a transfer tool: the run hands off (its calls answered, the target's context
+ * set up) and the handoff is committed in one checkpoint before the target's first model call.
+ */
+async function handOff<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+  turn: number,
+  calls: readonly ToolCall[],
+  picked: { call: ToolCall; route: HandoffRoute<Deps> },
+): Promise<LoopEnd<Deps>> {
+  const target = await takeHandoff(config, state, turn, calls, picked);
+  if (state.checkpoints !== undefined) await state.checkpoints.commit(state);
+  checkUsage(config, state);
+  return { kind: 'handoff', target };
 }
 
 const NOTHING_WAITING: PendingToolCalls = { approvals: [], external: [] };
@@ -109,7 +132,7 @@ function closeBatch<Deps>(
   state: RunProgress<Deps>,
   batch: BatchResult | undefined,
   waiting: PendingToolCalls,
-): LoopEnd | undefined | Promise<LoopEnd | undefined> {
+): LoopEnd<Deps> | undefined | Promise<LoopEnd<Deps> | undefined> {
   // No allocation in the common case (nothing waits): the batch's own `pending` is used as is.
   let pending = waiting;
   if (batch !== undefined) {
@@ -122,7 +145,7 @@ function closeBatch<Deps>(
       : batch.pending;
   }
   const pausing = waits(pending);
-  const end: LoopEnd | undefined = pausing ? { kind: 'paused', pending } : undefined;
+  const end: LoopEnd<Deps> | undefined = pausing ? { kind: 'paused', pending } : undefined;
   if (state.checkpoints === undefined) {
     checkUsage(config, state);
     return end;
@@ -142,7 +165,7 @@ function decodeEnd<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
   message: Message,
-): LoopEnd {
+): LoopEnd<Deps> {
   const end = finalEnd(config, state, { message, usage: emptyUsage() });
   if (end === undefined)
     throw new Error('golem: a decode step names a turn whose calls form a batch'); // a bug
@@ -158,7 +181,7 @@ export function finalEnd<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
   response: ModelResponse,
-): LoopEnd | undefined {
+): LoopEnd<Deps> | undefined {
   const calls = response.message.toolCalls ?? [];
   if (calls.length === 0) return { kind: 'final', response };
   const outputName = config.outputTool?.name;

@@ -1,3 +1,4 @@
+import type { HandoffRecord } from './handoff-types';
 import type { Cost } from '../contract/cost';
 import type { Message } from '../contract/message';
 import type { Usage } from '../contract/usage';
@@ -29,6 +30,16 @@ interface ResultEvidence {
   compactions?: Compaction[];
   /** The last request's estimated size in tokens, when the agent has `compaction`. */
   contextTokens?: number;
+  /**
+   * The handoffs the run took, in order (present when it handed off at least once; see the
+   * handoffs guide): who handed off to whom, at which turn.
+   */
+  handoffs?: HandoffRecord[];
+  /**
+   * The name of the agent that answered: the last handoff's target, or the run's own agent. Not
+   * enumerable (a getter), like `state`.
+   */
+  readonly agent: string;
   /**
    * The run's state as one JSON value — what `resume`/`resumeRun` continue from, in any process
    * (see {@link RunState}). Computed on first read; not enumerable, so spreading or serialising the

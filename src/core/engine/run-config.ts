@@ -12,6 +12,8 @@ import type { UsageLimit } from './usage-limit';
 import type { RunScope } from './run-signal';
 import type { CompactionPlan } from './compaction-plan';
 import type { Middleware } from './middleware';
+import type { HandoffInputFilter } from './handoff-types';
+import type { OutputDecoder } from '../output/decoder';
 
 /**
  * Tool-mode structured output: the schema becomes the parameters of a synthesized tool.
@@ -61,6 +63,10 @@ export interface EngineConfig<Deps> {
   readonly toolMiddleware?: readonly Middleware[] | undefined;
   /** The agent's `compaction`, resolved (absent: none). */
   readonly compaction?: CompactionPlan | undefined;
+  /** The agents this one may hand off to, by transfer tool name (absent: none). */
+  readonly handoffs?: ReadonlyMap<string, HandoffRoute<Deps>> | undefined;
+  /** How many handoffs a run may take (counted over the run, every agent's). */
+  readonly maxHandoffs: number;
 }
 
 /** Per-run settings derived from the agent and the run options. Internal. */
@@ -87,4 +93,24 @@ export interface RunSettings<Deps> extends RunScope {
   readonly release: (error?: unknown) => void;
   /** The run's trace, when the agent has an `instrumentation` that traces it. */
   readonly trace?: TraceHandle | undefined;
+}
+
+/** An agent a run can hand off to, resolved. Internal. */
+export interface HandoffTarget<Deps> {
+  readonly name: string;
+  readonly engine: EngineConfig<Deps>;
+  readonly decoder: OutputDecoder<unknown>;
+  /** The target's instructions for this run (`''`: none). */
+  instructions(run: RunSettings<Deps>): Promise<string>;
+}
+
+/** A handoff an agent declares: the transfer tool the model sees and where it leads. Internal. */
+export interface HandoffRoute<Deps> {
+  /** The synthesized tool's spec (`transfer_to_<name>`). */
+  readonly spec: ToolSpec;
+  /** The target's name (as results and events name it). */
+  readonly agent: string;
+  /** Resolves the target (lazily: agents may hand off to each other). */
+  readonly target: () => HandoffTarget<Deps>;
+  readonly inputFilter?: HandoffInputFilter<Deps> | undefined;
 }

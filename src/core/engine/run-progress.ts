@@ -14,6 +14,7 @@ import type { StateFields, StateOrigin } from './run-state';
 import type { Compaction } from './compaction';
 import type { ContextAnchor } from './context-tokens';
 
+import type { HandoffRecord } from './handoff-types';
 /** The mutable evidence of one run. Internal. */
 export class RunProgress<Deps> {
   /** The evidence so far; tool results are committed only when a whole batch is classified. */
@@ -43,6 +44,10 @@ export class RunProgress<Deps> {
   remember: ((added: readonly Message[]) => Promise<void>) | undefined = undefined;
   /** Where the run's new messages start in `messages` (its prompt, or its first new turn). */
   rememberFrom = 0;
+  /** The handoffs taken so far (every segment's), in order. */
+  handoffs: HandoffRecord[] = [];
+  /** How many handoffs the run may take: its own agent's `maxHandoffs` (set when it starts). */
+  handoffLimit: number | undefined = undefined;
 
   constructor(
     readonly run: RunSettings<Deps>,
@@ -64,6 +69,12 @@ export class RunProgress<Deps> {
     this.toolCalls = from.toolCalls;
     this.completedTurns = from.turns;
     this.compactions = from.compactions === undefined ? [] : [...from.compactions];
+  }
+
+  /** The agent answering now: the last handoff's target, else the run's own agent. */
+  get agent(): string {
+    const last = this.handoffs[this.handoffs.length - 1];
+    return last === undefined ? this.origin.agent : last.to;
   }
 
   /** Records a successful model response. */

@@ -6,6 +6,7 @@ import type { RunState, StateOrigin } from './run-state';
 import { writeState } from './run-state';
 import type { Compaction } from './compaction';
 
+import type { HandoffRecord } from './handoff-types';
 /** A result's evidence, as the engine hands it over. Internal. */
 export interface ResultEvidenceFields {
   messages: Message[];
@@ -15,6 +16,7 @@ export interface ResultEvidenceFields {
   cost?: RunCost;
   compactions?: Compaction[];
   contextTokens?: number;
+  handoffs?: HandoffRecord[];
 }
 
 /**
@@ -31,6 +33,7 @@ export class EngineResult<Output> {
   declare cost?: RunCost;
   declare compactions?: Compaction[];
   declare contextTokens?: number;
+  declare handoffs?: HandoffRecord[];
   declare output: Output | undefined;
   declare pending?: PendingToolCalls;
   declare runId?: string;
@@ -52,10 +55,17 @@ export class EngineResult<Output> {
     if (evidence.cost !== undefined) this.cost = evidence.cost;
     if (evidence.compactions !== undefined) this.compactions = evidence.compactions;
     if (evidence.contextTokens !== undefined) this.contextTokens = evidence.contextTokens;
+    if (evidence.handoffs !== undefined) this.handoffs = evidence.handoffs;
     this.output = output;
     if (pending !== undefined) this.pending = pending;
     this.#origin = origin;
     this.#turns = turns;
+  }
+
+  /** The agent that answered: the last handoff's target, or the run's own agent. */
+  get agent(): string {
+    const last = this.handoffs?.[this.handoffs.length - 1];
+    return last === undefined ? this.#origin.agent : last.to;
   }
 
   /** The run's state as one JSON value, written on first read (see `RunState`). */

@@ -81,13 +81,25 @@ async function executeSteps<Deps, Output>(
 }
 
 async function decodeRounds<Deps, Output>(
-  config: EngineConfig<Deps>,
-  decoder: OutputDecoder<Output>,
+  initial: EngineConfig<Deps>,
+  initialDecoder: OutputDecoder<Output>,
   state: RunProgress<Deps>,
   step: LoopStep,
 ): Promise<Result<Output>> {
+  let config = initial;
+  let decoder = initialDecoder;
+  let start = step;
+  state.handoffLimit ??= initial.maxHandoffs;
   for (let round = 0; ; round++) {
-    const end: LoopEnd = await runLoop(config, state, round === 0 ? step : MODEL_STEP);
+    const end: LoopEnd<Deps> = await runLoop(config, state, start);
+    start = MODEL_STEP;
+    if (end.kind === 'handoff') {
+      // The target continues the run: its tools, output and budgets, a fresh loop execution.
+      ({ engine: config } = end.target);
+      decoder = end.target.decoder as OutputDecoder<Output>;
+      round = -1;
+      continue;
+    }
     if (end.kind === 'paused')
       return succeed<Deps, Output>(state, evidence(config, state), undefined, end.pending);
     const response: ModelResponse = end.response;
@@ -134,6 +146,7 @@ function succeed<Deps, Output>(
   output: Output | undefined,
   pending: PendingToolCalls | undefined,
 ): Result<Output> {
+  if (state.handoffs.length > 0) evidence.handoffs = state.handoffs;
   const result = new EngineResult(evidence, output, pending, state.origin, state.completedTurns);
   state.run.trace?.record({ ok: true, result: result as Result<unknown> });
   return result as Result<Output>;

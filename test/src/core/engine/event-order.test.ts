@@ -81,6 +81,8 @@ function label(item: Item): string {
       return `compaction ${item.turn} ${item.compaction.policy}`;
     case 'memory_failed':
       return 'memory_failed';
+    case 'handoff':
+      return `handoff ${item.turn} ${item.from}>${item.to}`;
   }
 }
 
@@ -227,6 +229,13 @@ function orderViolation(
       case 'memory_failed':
         if (phase !== 'answered' && phase !== 'decode')
           return `${at}: memory_failed comes after the final answer`;
+        break;
+      case 'handoff':
+        // The answer called a transfer tool: the target's execution starts at turn 0.
+        if (phase !== 'answered' || item.turn !== turn)
+          return `${at}: a handoff comes right after the model_end whose call handed off`;
+        round = 0;
+        phase = 'rejected';
         break;
       case 'model_start': {
         let next: [number, number];
@@ -584,9 +593,13 @@ function agentOf(
     interleave?: boolean;
     guardrails?: Guardrails<unknown, string>;
     output?: OutputDecoder<string>;
+    name?: string;
+    handoffs?: readonly TestAgent[];
   },
 ): TestAgent {
   return new Agent<unknown, string, true>({
+    ...(config.name !== undefined && { name: config.name }),
+    ...(config.handoffs !== undefined && { handoffs: config.handoffs }),
     model: config.model,
     tools: [stepTool(world, config.interleave ?? false), pay, ask],
     parallelToolCalls: true,
@@ -791,7 +804,36 @@ const GUARDED: Scenario = {
   ],
 };
 
-const SCENARIOS: Scenario[] = [PLAIN, PARALLEL, RETRY, APPROVALS, EXTERNAL, OUTPUT_RETRY, GUARDED];
+const HANDOFF: Scenario = {
+  name: 'a handoff',
+  agent: (world = {}) =>
+    agentOf(world, {
+      name: 'front',
+      model: model([{ id: 'h1', name: 'transfer_to_helper' }]),
+      handoffs: [agentOf(world, { name: 'helper', model: model([]) })],
+    }),
+  // The target's execution starts at turn 0.
+  run: [
+    'run_start',
+    'model_start 0.1',
+    'model_end 0.1 ok',
+    'handoff 0 front>helper',
+    'model_start 0.1',
+    'model_end 0.1 ok',
+    'run_end completed',
+  ],
+};
+
+const SCENARIOS: Scenario[] = [
+  PLAIN,
+  PARALLEL,
+  RETRY,
+  APPROVALS,
+  EXTERNAL,
+  OUTPUT_RETRY,
+  GUARDED,
+  HANDOFF,
+];
 
 // ---------------------------------------------------------------------------------------------
 // The doors: each gives the run's items, framed.

@@ -144,6 +144,10 @@ function payload(event: RunEvent): string {
     case 'memory_failed':
       expectTypeOf(event.error).toEqualTypeOf<unknown>();
       return 'memory_failed';
+    case 'handoff':
+      expectTypeOf(event.to).toEqualTypeOf<string>();
+      expectTypeOf(event.turn).toEqualTypeOf<number>();
+      return 'handoff';
     default:
       // Every kind is handled above.
       expectTypeOf(event).toEqualTypeOf<never>();
@@ -151,7 +155,7 @@ function payload(event: RunEvent): string {
   }
 }
 
-test('RunEventKind is RunEvent["kind"]: the thirteen kinds', () => {
+test('RunEventKind is RunEvent["kind"]: the fourteen kinds', () => {
   expectTypeOf<RunEventKind>().toEqualTypeOf<RunEvent['kind']>();
   expectTypeOf<RunEventKind>().toEqualTypeOf<
     | 'model_start'
@@ -167,6 +171,7 @@ test('RunEventKind is RunEvent["kind"]: the thirteen kinds', () => {
     | 'guardrail'
     | 'compaction'
     | 'memory_failed'
+    | 'handoff'
   >();
 });
 
