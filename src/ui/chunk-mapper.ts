@@ -5,7 +5,7 @@ import type { RunStreamEvent, TurnEndEvent } from '../core/engine/stream-event-t
 import type { Message } from '../core/contract/message';
 import type { UIMessageChunk } from './chunk-types';
 import { failedFinishChunk, finishChunk, parseArgs } from './finish-chunks';
-import { DISCARDED_PART } from './chunk-types';
+import { DISCARDED_PART, HANDOFF_PART } from './chunk-types';
 import type { ResolvedStreamOptions } from './stream-options';
 
 /**
@@ -114,6 +114,14 @@ export class ChunkMapper<Output> {
       }
       case 'correction':
         this.closeParts(out);
+        break;
+      case 'handoff':
+        // A part the UI can show ("Transferred to billing"); the next step is the target's.
+        this.closeParts(out);
+        out.push({
+          type: HANDOFF_PART,
+          data: { from: event.from, to: event.to, callId: event.callId },
+        });
         break;
       case 'deferred':
         this.closeParts(out);

@@ -51,6 +51,9 @@ export type UIMessageChunkType = UIMessageChunk['type'];
  */
 export const DISCARDED_PART = 'data-turn-discarded';
 
+/** The data part that marks a handoff: `{ from, to, callId }` (see the handoffs guide). */
+export const HANDOFF_PART = 'data-handoff';
+
 /** The message metadata Golem writes on `start` and `finish` (merged with your own). */
 export interface GolemMessageMetadata {
   /** The stored run's id, when the agent has a run store (a paused run resumes by it). */

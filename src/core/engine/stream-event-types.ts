@@ -140,6 +140,19 @@ export interface DeferredEvent extends StreamEventBase {
 }
 
 /**
+ * The run handed off: the transfer call's turn ended (its calls' `tool-result`s came first) and
+ * the `to` agent continues the run from the next `turn-start` (see the handoffs guide).
+ * @inline
+ */
+export interface HandoffStreamEvent extends StreamEventBase {
+  type: 'handoff';
+  from: string;
+  to: string;
+  /** The transfer call's id. */
+  callId: string;
+}
+
+/**
  * The run ended with a result (completed or paused). Always the last event of a run that ended.
  * @inline
  */
@@ -173,6 +186,7 @@ export type RunStreamEvent<Output = unknown> =
   | TurnEndEvent
   | ToolResultEvent
   | ToolErrorEvent
+  | HandoffStreamEvent
   | CorrectionEvent
   | DeferredEvent
   | FinishEvent<Output>

@@ -1,7 +1,8 @@
 import type { Delta, ToolCallDelta } from '../contract/delta';
 import type { ToolCall } from '../contract/message';
 import type { RunError } from './errors';
-import type { ModelEndSucceeded, RunEvent } from './events';
+import type { HandoffEvent, ModelEndSucceeded, RunEvent } from './events';
+import { notRunText, transferredText } from './handoff';
 import type { Result } from './result';
 import type { RunStreamEvent, TurnEndEvent } from './stream-event-types';
 
@@ -38,6 +39,8 @@ interface FailedAttempt {
 export class StreamEventBuilder<Output> {
   private turn = 0;
   private calls = new Map<number, StreamedCall>();
+  /** The calls of the last committed turn (a handoff answers them). */
+  private lastCalls: readonly ToolCall[] = [];
   private failed: FailedAttempt | undefined;
 
   /** Appends the events of one model fragment to `out`. */
@@ -100,6 +103,9 @@ export class StreamEventBuilder<Output> {
       }
       case 'output_rejected':
         out.push({ type: 'correction', turn: this.turn, round: event.attempt, error: event.error });
+        return;
+      case 'handoff':
+        this.handoff(event, out);
         return;
       default:
         return;
@@ -165,10 +171,21 @@ export class StreamEventBuilder<Output> {
   }
 
   /** Closes the turn's calls (streamed or not) with the committed arguments, then `turn-end`. */
+  /** The turn's calls got their results without running (the transfer's says where it went). */
+  private handoff(event: HandoffEvent, out: EventSink<Output>): void {
+    const { turn, from, to, callId } = event;
+    for (const call of this.lastCalls) {
+      const result = call.id === callId ? transferredText(to) : notRunText(to);
+      out.push({ type: 'tool-result', turn, callId: call.id, toolName: call.name, result });
+    }
+    out.push({ type: 'handoff', turn, from, to, callId });
+  }
+
   private endTurn(event: ModelEndSucceeded, out: EventSink<Output>): void {
     const message = event.message;
     const turn = this.turn;
     const finals: readonly ToolCall[] = message.toolCalls ?? [];
+    this.lastCalls = finals;
     for (const final of finals) {
       const call = this.matching(final.id);
       if (call === undefined || call.toolName === undefined)

@@ -322,8 +322,14 @@ function orderViolation(
 function streamProjection(items: readonly Item[], pending: Result<unknown>['pending']): string[] {
   const out: string[] = [];
   let failed: { turn: number; attempt: number } | undefined;
+  let calls: readonly string[] = [];
   for (const item of items)
     switch (item.kind) {
+      case 'handoff':
+        // The handing-off turn's calls get their results without running, then the handoff.
+        for (const id of calls) out.push(`tool-result ${item.turn} ${id}`);
+        out.push(`handoff ${item.turn} ${item.to}`);
+        break;
       case 'model_start':
         if (failed !== undefined) out.push(`turn-discarded ${failed.turn}.${failed.attempt}`);
         failed = undefined;
@@ -336,6 +342,7 @@ function streamProjection(items: readonly Item[], pending: Result<unknown>['pend
       case 'model_end':
         if (item.message === undefined) failed = { turn: item.turn, attempt: item.attempt };
         else {
+          calls = (item.message.toolCalls ?? []).map((c) => c.id);
           for (const call of item.message.toolCalls ?? [])
             out.push(`tool-call-end ${item.turn} ${call.id}`);
           out.push(`turn-end ${item.turn}.${item.attempt}`);
@@ -383,6 +390,8 @@ function streamLines(events: readonly RunStreamEvent[]): string[] {
         return [`tool-error ${e.turn} ${e.callId}`];
       case 'correction':
         return [`correction ${e.round}`];
+      case 'handoff':
+        return [`handoff ${e.turn} ${e.to}`];
       case 'deferred':
         return [`deferred ${pendingIds(e.pending)}`];
       case 'finish':
@@ -425,6 +434,9 @@ function uiSources(chunks: readonly UIMessageChunk[]): string[] {
       case 'tool-output-denied':
         out.push(`tool_resolved ${chunk.toolCallId} denied`);
         break;
+      case 'data-handoff':
+        out.push(`handoff ${(chunk.data as { to: string }).to}`);
+        break;
       case 'error':
         failed = true;
         out.push('run_end failed');
@@ -452,10 +464,15 @@ function uiProjection(items: readonly Item[], resumed: boolean): string[] {
   const out: string[] = [];
   const denials: string[] = [];
   let failed = false;
+  let calls: readonly string[] = [];
   for (const item of items)
     switch (item.kind) {
       case 'run_start':
         out.push('run_start');
+        break;
+      case 'handoff':
+        for (const id of calls) out.push(`tool_end ${id}`);
+        out.push(`handoff ${item.to}`);
         break;
       case 'model_start':
         if (failed) out.push('model_end failed');
@@ -464,6 +481,7 @@ function uiProjection(items: readonly Item[], resumed: boolean): string[] {
         break;
       case 'model_end':
         failed = item.message === undefined;
+        calls = (item.message?.toolCalls ?? []).map((c) => c.id);
         break;
       case 'tool_end':
         out.push(`tool_end ${item.callId}`);

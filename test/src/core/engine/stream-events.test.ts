@@ -62,6 +62,8 @@ function summary(events: readonly RunStreamEvent[]): string[] {
         return `tool-error t${e.turn} ${e.callId} ${e.toolName}`;
       case 'correction':
         return `correction round ${e.round}`;
+      case 'handoff':
+        return `handoff t${e.turn} ${e.from}>${e.to}`;
       case 'deferred':
         return `deferred ${e.pending.approvals.map((p) => p.callId).join(',')}`;
       case 'finish':
