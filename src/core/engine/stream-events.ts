@@ -170,7 +170,6 @@ export class StreamEventBuilder<Output> {
     return { turn, callId: call.callId, toolName: call.toolName ?? '' };
   }
 
-  /** Closes the turn's calls (streamed or not) with the committed arguments, then `turn-end`. */
   /** The turn's calls got their results without running (the transfer's says where it went). */
   private handoff(event: HandoffEvent, out: EventSink<Output>): void {
     const { turn, from, to, callId } = event;
@@ -181,6 +180,7 @@ export class StreamEventBuilder<Output> {
     out.push({ type: 'handoff', turn, from, to, callId });
   }
 
+  /** Closes the turn's calls (streamed or not) with the committed arguments, then `turn-end`. */
   private endTurn(event: ModelEndSucceeded, out: EventSink<Output>): void {
     const message = event.message;
     const turn = this.turn;
