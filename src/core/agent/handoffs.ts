@@ -9,16 +9,17 @@ import type { ActiveAgent } from './stored-run';
 import type { Result } from '../engine/result';
 
 /**
- * An agent a run may hand off to: any golem `Agent` whose `Deps` and `Output` are those of the
- * agent handing off (the run's output type stays one type).
+ * An agent a run may hand off to: any golem `Agent` whose `Output` is that of the agent handing
+ * off (the run's output type stays one type). The target runs with the run's `deps`, so it should
+ * take the same `Deps`.
  * @inline
  */
 export interface HandoffAgent<Deps, Output> {
   /** Names the agent in results and events, and (unless `name` is given) its transfer tool. */
   readonly name: string;
   run(prompt: string, options: never): Promise<Result<Output> | { output: Output }>;
-  /** Phantom: keeps `Deps` in the type. */
-  readonly __deps?: (deps: Deps) => void;
+  /** Optional marker of the target's `Deps` (golem agents do not declare it). */
+  readonly deps?: Deps;
 }
 
 /**

@@ -26,7 +26,8 @@ export type ConfigComponent =
   | 'container'
   | 'nestjs'
   | 'memory'
-  | 'middleware';
+  | 'middleware'
+  | 'workflows';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message
