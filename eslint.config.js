@@ -50,17 +50,22 @@ const LAYERS = [
   { folder: 'src/testing', may: [...corePorts, 'src/providers'] },
   {
     folder: 'src/stores',
-    may: corePorts,
+    may: [...corePorts, 'src/workflows/index.ts'],
     libraries: ['pg', 'better-sqlite3', 'sqlite-vec', 'ioredis'],
   },
   { folder: 'src/otel', may: [...corePorts, 'src/providers'], libraries: ['@opentelemetry/*'] },
-  { folder: 'src/queue', may: corePorts, libraries: ['bullmq', 'ioredis'] },
+  {
+    folder: 'src/queue',
+    may: [...corePorts, 'src/workflows/index.ts'],
+    libraries: ['bullmq', 'ioredis'],
+  },
   { folder: 'src/ui', may: corePorts },
   { folder: 'src/memory', may: corePorts },
   { folder: 'src/middleware', may: corePorts, libraries: ['rate-limiter-flexible'] },
+  { folder: 'src/workflows', may: corePorts },
   {
     folder: 'decorators',
-    may: ['src/core/index.ts', 'src/core/kit'],
+    may: ['src/core/index.ts', 'src/core/kit', 'src/workflows/index.ts'],
     libraries: [
       'reflect-metadata',
       'class-validator',
@@ -77,6 +82,7 @@ const LAYERS = [
       'src/testing/index.ts',
       'src/mcp/index.ts',
       'src/memory/index.ts',
+      'src/workflows/index.ts',
       'decorators',
     ],
     libraries: [
@@ -97,6 +103,7 @@ const LAYERS = [
       'src/testing/index.ts',
       'src/queue/index.ts',
       'src/memory/index.ts',
+      'src/workflows/index.ts',
       'decorators/index.ts',
     ],
     libraries: ['reflect-metadata', '@nestjs/*', 'rxjs', 'bullmq', 'ioredis', '@nestjs/bullmq'],

@@ -38,6 +38,7 @@ module.exports = {
     '^golem/ui$': '<rootDir>/src/ui/index.ts',
     '^golem/memory$': '<rootDir>/src/memory/index.ts',
     '^golem/middleware$': '<rootDir>/src/middleware/index.ts',
+    '^golem/workflows$': '<rootDir>/src/workflows/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

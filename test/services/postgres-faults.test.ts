@@ -135,7 +135,7 @@ test('a schema newer than the code is refused and left alone', async () => {
   const error = await errorOf(loadRun(second, 'x'));
   expect(error.reason).toBe('schema-too-new');
   expect(error.message).toContain(
-    'the database schema is at version 7, newer than the 5 this golem knows',
+    'the database schema is at version 7, newer than the 6 this golem knows',
   );
 });
 
@@ -146,7 +146,7 @@ test('concurrent migrations apply each version once; migrate: false only checks'
   const others = [1, 2, 3].map(() => postgresStore({ connectionString: POSTGRES_URL, schema }));
   stores.push(...others);
   const reports = await Promise.all(others.map((s) => s.migrate()));
-  expect(reports.map((r) => r.applied).flat()).toEqual([1, 2, 3, 4, 5]);
+  expect(reports.map((r) => r.applied).flat()).toEqual([1, 2, 3, 4, 5, 6]);
   const { rows } = await admin.query(
     `SELECT version FROM "${schema}".golem_migrations ORDER BY version`,
   );
@@ -156,6 +156,7 @@ test('concurrent migrations apply each version once; migrate: false only checks'
     { version: 3 },
     { version: 4 },
     { version: 5 },
+    { version: 6 },
   ]);
   expect((await errorOf(loadRun(unmigrated, 'x'))).reason).toBe('not-found');
 });

@@ -74,6 +74,7 @@ test('a version-1 SQLite database is migrated to the current version and its run
     { version: 3 },
     { version: 4 },
     { version: 5 },
+    { version: 6 },
   ]);
   check.close();
 });

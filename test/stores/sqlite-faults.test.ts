@@ -110,7 +110,7 @@ test('a schema newer than the code is refused and left alone', async () => {
   const error = await errorOf(loadRun(store, 'any'));
   expect(error.reason).toBe('schema-too-new');
   expect(error.message).toBe(
-    `sqlite store "${file}": the database schema is at version 99, newer than the 5 this golem knows; upgrade golem (nothing was changed)`,
+    `sqlite store "${file}": the database schema is at version 99, newer than the 6 this golem knows; upgrade golem (nothing was changed)`,
   );
   expect((await errorOf(store.migrate())).reason).toBe('schema-too-new');
   await store.close();
@@ -120,8 +120,8 @@ test('a schema newer than the code is refused and left alone', async () => {
 test('migrate() applies the schema once; migrate: false only checks it', async () => {
   const unmigrated = sqliteStore({ path: file, migrate: false });
   expect((await errorOf(loadRun(unmigrated, 'x'))).reason).toBe('schema-outdated');
-  expect(await unmigrated.migrate()).toEqual({ from: 0, to: 5, applied: [1, 2, 3, 4, 5] });
-  expect(await unmigrated.migrate()).toEqual({ from: 5, to: 5, applied: [] });
+  expect(await unmigrated.migrate()).toEqual({ from: 0, to: 6, applied: [1, 2, 3, 4, 5, 6] });
+  expect(await unmigrated.migrate()).toEqual({ from: 6, to: 6, applied: [] });
   expect((await errorOf(loadRun(unmigrated, 'x'))).reason).toBe('not-found');
   await unmigrated.close();
   expect(raw('SELECT version, description FROM golem_migrations')).toEqual([
@@ -133,6 +133,7 @@ test('migrate() applies the schema once; migrate: false only checks it', async (
       version: 5,
       description: 'threads (conversation titles and metadata), working memory, compactions',
     },
+    { version: 6, description: 'workflow runs' },
   ]);
 });
 

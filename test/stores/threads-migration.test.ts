@@ -36,12 +36,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a version-4 database is refused until migrated, then migrates to 5 (5 applied once)', async () => {
+test('a version-4 database is refused until migrated, then migrates to 6 (5 and 6 applied once)', async () => {
   const checked = sqliteStore({ path: file, migrate: false, clock: () => LATER });
   const outdated: unknown = await checked.getConversation('old-chat').catch((e: unknown) => e);
   expect(StoreError.isReason(outdated, 'schema-outdated')).toBe(true);
-  expect(await checked.migrate()).toEqual({ from: 4, to: 5, applied: [5] });
-  expect(await checked.migrate()).toEqual({ from: 5, to: 5, applied: [] });
+  expect(await checked.migrate()).toEqual({ from: 4, to: 6, applied: [5, 6] });
+  expect(await checked.migrate()).toEqual({ from: 6, to: 6, applied: [] });
   await checked.close();
 });
 

@@ -15,18 +15,22 @@ import type { StoreOptions } from '../../core/durable/store-options';
 import { storeSettings } from '../../core/durable/store-options';
 import { selectConversations } from './select-conversations';
 import { selectRuns } from './select-runs';
+import type { StoredWorkflowRun, WorkflowRunFilter, WorkflowStore } from '../../workflows/index';
+import { WorkflowRunTable } from './workflow-runs';
 
 /**
  * A run store in this process's memory: for tests and examples. It follows the same rules as the
  * database stores (leases, versions, conversation claims) but keeps nothing after the process
- * ends. Rows are copied in and out, so nothing outside can change them.
+ * ends. Rows are copied in and out, so nothing outside can change them. It keeps workflow runs
+ * too (the `WorkflowStore` port of `golem/workflows`).
  */
-export class MemoryRunStore implements RunStore {
+export class MemoryRunStore implements RunStore, WorkflowStore {
   readonly leaseMs: number;
   private readonly clock: () => number;
   private readonly runs = new Map<string, StoredRun>();
   private readonly conversations = new Map<string, StoredConversation>();
   private readonly workingMemory = new Map<string, StoredWorkingMemory>();
+  private readonly workflowRuns = new WorkflowRunTable();
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -114,6 +118,31 @@ export class MemoryRunStore implements RunStore {
       if (this.runs.has(run.id)) return false;
       this.runs.set(run.id, { ...run });
       return true;
+    });
+  }
+
+  // Workflow runs: failures (closed store, a field of the wrong type) reject, never throw.
+  getWorkflowRun(id: string): Promise<StoredWorkflowRun | undefined> {
+    return Promise.resolve().then(() => {
+      this.open();
+      return this.workflowRuns.get(id);
+    });
+  }
+
+  insertWorkflowRun(run: StoredWorkflowRun): Promise<boolean> {
+    return Promise.resolve().then(() => this.exclusive(() => this.workflowRuns.insert(run)));
+  }
+
+  replaceWorkflowRun(run: StoredWorkflowRun, expectedVersion: number): Promise<boolean> {
+    return Promise.resolve().then(() =>
+      this.exclusive(() => this.workflowRuns.replace(run, expectedVersion)),
+    );
+  }
+
+  listWorkflowRuns(filter: WorkflowRunFilter = {}): Promise<StoredWorkflowRun[]> {
+    return Promise.resolve().then(() => {
+      this.open();
+      return this.workflowRuns.list(filter);
     });
   }
 

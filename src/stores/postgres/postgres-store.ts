@@ -1,4 +1,5 @@
 import type { RunStore } from '../../core/durable/port';
+import type { WorkflowStore } from '../../workflows/index';
 import { StoreError } from '../../core/durable/store-error';
 import type { StoreOptions } from '../../core/durable/store-options';
 import { storeSettings } from '../../core/durable/store-options';
@@ -47,13 +48,14 @@ export interface PostgresStoreOptions extends StoreOptions {
  * checkpoints are single conditional updates. A dropped connection is an `unavailable`,
  * retryable StoreError; the run resumes from its last checkpoint. A transaction the server aborts
  * to break a deadlock (or a serialisation failure) runs again, up to 5 times in all, so a body
- * given to `transaction()` must only read and write through its `tx`.
+ * given to `transaction()` must only read and write through its `tx`. It is a workflow store too
+ * (`golem/workflows`): workflow runs live in the same schema as the agent runs inside them.
  *
  * ```ts
  * const store = postgresStore({ connectionString: process.env.DATABASE_URL, schema: 'golem' });
  * ```
  */
-export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
+export function postgresStore(options: PostgresStoreOptions = {}): RunStore & WorkflowStore {
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object');
   const { migrate = true, synchronousCommit = true, prepare = true } = options;
@@ -76,6 +78,7 @@ export function postgresStore(options: PostgresStoreOptions = {}): RunStore {
       conversations: q('golem_conversations'),
       migrations: q('golem_migrations'),
       workingMemory: q('golem_working_memory'),
+      workflowRuns: q('golem_workflow_runs'),
       lockSuffix: ' FOR UPDATE',
     },
     leaseMs: settings.leaseMs,

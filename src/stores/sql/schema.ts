@@ -86,6 +86,35 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    version: 6,
+    description: 'workflow runs',
+    statements: (t) => [
+      `CREATE TABLE ${t.workflowRuns} (
+        id TEXT PRIMARY KEY,
+        workflow TEXT NOT NULL,
+        owner TEXT,
+        status TEXT NOT NULL,
+        input TEXT NOT NULL,
+        output TEXT,
+        steps TEXT NOT NULL,
+        waiting TEXT,
+        wake_at BIGINT,
+        error TEXT,
+        forked_from TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_expires_at BIGINT,
+        version INTEGER NOT NULL)`,
+      `CREATE INDEX golem_workflow_runs_updated ON ${t.workflowRuns} (updated_at)`,
+      `CREATE INDEX golem_workflow_runs_workflow ON ${t.workflowRuns} (workflow, updated_at)`,
+      `CREATE INDEX golem_workflow_runs_status ON ${t.workflowRuns} (status, updated_at)`,
+      `CREATE INDEX golem_workflow_runs_owner ON ${t.workflowRuns} (owner, updated_at)`,
+      // Due timers: status = 'suspended' AND wake_at <= now.
+      `CREATE INDEX golem_workflow_runs_wake ON ${t.workflowRuns} (status, wake_at)`,
+    ],
+  },
 ];
 
 /** The newest schema version this golem knows. */

@@ -28,6 +28,8 @@ export interface SqlTables {
   readonly migrations: string;
   /** The working-memory table (schema version 5). */
   readonly workingMemory: string;
+  /** The workflow runs table (schema version 6). */
+  readonly workflowRuns: string;
   /** Appended to a row read inside a transaction to lock it (`FOR UPDATE` on PostgreSQL). */
   readonly lockSuffix: string;
 }

@@ -12,6 +12,7 @@ import type {
   StoredWorkingMemory,
 } from '../../core/durable/records';
 import { quote, StoreError } from '../../core/durable/store-error';
+import type { StoredWorkflowRun, WorkflowRunFilter, WorkflowStore } from '../../workflows/index';
 import { LIST_LIMIT, LIST_LIMIT_MAX } from '../memory/select-runs';
 import {
   CONVERSATION_COLUMNS,
@@ -24,6 +25,7 @@ import {
 import { migrate, SCHEMA_VERSION, schemaVersion, tooNew } from './schema';
 import type { SqlClient, SqlTables } from './sql-client';
 import { SqlThreads } from './sql-threads';
+import { SqlWorkflowRuns } from './sql-workflow-runs';
 
 /** How a SQL store is built. Internal. */
 export interface SqlStoreInit {
@@ -49,15 +51,17 @@ function upsert(table: string, columns: readonly string[]): string {
 }
 
 /**
- * A {@link RunStore} over a SQL database (the SQLite and PostgreSQL adapters): one row per run and
- * per conversation, the schema migrated (or checked) before the first operation. Internal base.
+ * A {@link RunStore} and {@link WorkflowStore} over a SQL database (the SQLite and PostgreSQL
+ * adapters): one row per run, per conversation and per workflow run, the schema migrated (or
+ * checked) before the first operation. Internal base.
  */
-export class SqlRunStore implements RunStore {
+export class SqlRunStore implements RunStore, WorkflowStore {
   readonly leaseMs: number;
   private readonly init: SqlStoreInit;
   private ready: Promise<void> | undefined;
   private closed = false;
   private readonly threads: SqlThreads;
+  private readonly workflows: SqlWorkflowRuns;
   private readonly sql: {
     readonly runColumns: string;
     readonly getRun: string;
@@ -77,6 +81,13 @@ export class SqlRunStore implements RunStore {
     this.leaseMs = init.leaseMs;
     const t = init.tables;
     this.threads = new SqlThreads(() => this.client(), t, init.label);
+    this.workflows = new SqlWorkflowRuns(
+      () => this.client(),
+      t,
+      init.label,
+      init.client.dialect,
+      (sql) => init.client.prepare?.(sql),
+    );
     const runColumns = RUN_COLUMNS.join(', ');
     const marks = RUN_COLUMNS.map(() => '?').join(', ');
     const sets = RUN_COLUMNS.filter((c) => c !== 'id')
@@ -187,6 +198,22 @@ export class SqlRunStore implements RunStore {
 
   deleteWorkingMemory(scope: string): Promise<boolean> {
     return this.threads.deleteWorkingMemory(scope);
+  }
+
+  getWorkflowRun(id: string): Promise<StoredWorkflowRun | undefined> {
+    return this.workflows.getWorkflowRun(id);
+  }
+
+  insertWorkflowRun(run: StoredWorkflowRun): Promise<boolean> {
+    return this.workflows.insertWorkflowRun(run);
+  }
+
+  replaceWorkflowRun(run: StoredWorkflowRun, expectedVersion: number): Promise<boolean> {
+    return this.workflows.replaceWorkflowRun(run, expectedVersion);
+  }
+
+  listWorkflowRuns(filter?: WorkflowRunFilter): Promise<StoredWorkflowRun[]> {
+    return this.workflows.listWorkflowRuns(filter);
   }
 
   async replaceRun(

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { RunStore } from '../../core/durable/port';
+import type { WorkflowStore } from '../../workflows/index';
 import { quote, StoreError } from '../../core/durable/store-error';
 import type { StoreOptions } from '../../core/durable/store-options';
 import { storeSettings } from '../../core/durable/store-options';
@@ -31,14 +32,15 @@ export interface SqliteStoreOptions extends StoreOptions {
  * A run store in a SQLite file — the embedded default: zero setup, one file, safe for several
  * processes on one machine (write-ahead log; writers queue for the file's write lock). Uses the
  * optional peer `better-sqlite3` (`npm install better-sqlite3`). The file is opened at once;
- * a damaged file is a `corrupt` StoreError and is never modified.
+ * a damaged file is a `corrupt` StoreError and is never modified. It is a workflow store too
+ * (`golem/workflows`): workflow runs live in the same file as the agent runs inside them.
  *
  * ```ts
  * const store = sqliteStore({ path: 'runs.db' });
  * const agent = new Agent({ model, tools, store });
  * ```
  */
-export function sqliteStore(options: SqliteStoreOptions): RunStore {
+export function sqliteStore(options: SqliteStoreOptions): RunStore & WorkflowStore {
   if (typeof options !== 'object' || (options as unknown) === null)
     throw invalid('options must be an object with a `path`');
   const { path, synchronous = 'normal', busyTimeout = 5_000, migrate = true } = options;
@@ -79,6 +81,7 @@ export function sqliteStore(options: SqliteStoreOptions): RunStore {
       conversations: 'golem_conversations',
       migrations: 'golem_migrations',
       workingMemory: 'golem_working_memory',
+      workflowRuns: 'golem_workflow_runs',
       lockSuffix: '',
     },
     leaseMs: settings.leaseMs,
