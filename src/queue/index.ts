@@ -15,6 +15,17 @@ export type { AgentRef, EnqueueOptions } from './enqueue-input';
 export { runWorker, RunWorker } from './run-worker';
 export type { RunWorkerOptions, LaneOptions } from './run-worker';
 export type { StalledJobs, JobRetention } from './bullmq-engine';
+export { workflowQueue, WorkflowQueue } from './workflow-queue';
+export type {
+  WorkflowQueueOptions,
+  QueueStartOptions,
+  QueuedWorkflowRun,
+  QueuedDelivery,
+} from './workflow-queue';
+export { workflowWorker, WorkflowWorker } from './workflow-worker';
+export type { WorkflowWorkerOptions } from './workflow-worker';
+export { WORKFLOW_JOB_VERSION } from './workflow-job';
+export type { WorkflowJob, WorkflowJobKind } from './workflow-job';
 export type { TraceContinuation } from './execute';
 export type { QueueAgent, AgentJobInfo, AgentFactory, AgentEntry, AgentRegistry } from './registry';
 export type { RunFeedEvent, FeedRunEvent, FeedFailure, FeedEntry } from './feed-events';
