@@ -7,7 +7,7 @@ import { WorkflowError } from './workflow-error';
 
 /** Options of {@link WorkflowRunner.fork}. */
 export interface ForkOptions {
-  /** The step key to re-run from: a completed step of the original. */
+  /** The step key to re-run from: a completed step of the original, or the step it failed at. */
   from: string;
   /** The new run's input (default the original's), validated by the workflow's schema. */
   input?: unknown;
@@ -26,11 +26,13 @@ export function forkRow(
   options: ForkOptions,
   init: { id: string; now: number; input?: string },
 ): StoredWorkflowRun {
-  const from = original.steps.find((s) => s.key === options.from && s.status === 'completed');
+  const from = original.steps.find(
+    (s) => s.key === options.from && (s.status === 'completed' || s.status === 'failed'),
+  );
   if (from === undefined)
     throw new WorkflowError(
       'not-found',
-      `workflow run ${JSON.stringify(original.id)} has no completed step ${JSON.stringify(options.from)} to fork from`,
+      `workflow run ${JSON.stringify(original.id)} has no completed or failed step ${JSON.stringify(options.from)} to fork from`,
       { runId: original.id, step: options.from },
     );
   const prefix = original.steps

@@ -67,19 +67,18 @@ function runChart(run: WorkflowRunInfo): string {
   for (let i = 1; i < groups.length; i++)
     for (const from of groups[i - 1] ?? [])
       for (const to of groups[i] ?? []) lines.push(`  ${id(ids, from.key)} --> ${id(ids, to.key)}`);
-  const last = groups[groups.length - 1] ?? [];
-  if (pending.length > 0) {
-    const first = pending[0];
-    if (first !== undefined)
-      for (const from of last)
-        lines.push(`  ${id(ids, from.key)} -.-> ${id(ids, `pending:${first.name}`)}`);
-    for (let i = 1; i < pending.length; i++) {
-      const a = pending[i - 1];
-      const b = pending[i];
-      if (a !== undefined && b !== undefined)
-        lines.push(`  ${id(ids, `pending:${a.name}`)} -.-> ${id(ids, `pending:${b.name}`)}`);
-    }
-  }
+  // Steps not reached yet hang off the declared edges: from the last steps that ran to the
+  // declared steps they lead to, and between declared steps (dotted: what may still happen).
+  const waiting = new Set(pending.map((s) => s.name));
+  const nextOf = new Map((run.shape?.steps ?? []).map((s) => [s.name, s.next]));
+  for (const from of groups[groups.length - 1] ?? [])
+    for (const next of nextOf.get(from.name) ?? [])
+      if (waiting.has(next))
+        lines.push(`  ${id(ids, from.key)} -.-> ${id(ids, `pending:${next}`)}`);
+  for (const step of pending)
+    for (const next of step.next)
+      if (waiting.has(next))
+        lines.push(`  ${id(ids, `pending:${step.name}`)} -.-> ${id(ids, `pending:${next}`)}`);
   return lines.join('\n');
 }
 

@@ -94,3 +94,31 @@ test('forking from a step that did not complete is not-found; outputs outside th
     .catch((e: unknown) => e);
   expect(WorkflowError.isKind(outside, 'invalid-input')).toBe(true);
 });
+
+test('a run that failed at a step is forked from that step: the prefix replays, the step runs again', async () => {
+  const { store } = clockedStore();
+  const calls: string[] = [];
+  let broken = true;
+  const flaky = defineWorkflow({
+    name: 'flaky',
+    async run(_input: null, wf) {
+      const a = await wf.step('load', () => {
+        calls.push('load');
+        return 2;
+      });
+      return wf.step('act', () => {
+        calls.push('act');
+        if (broken) throw new Error('the service is down');
+        return a * 10;
+      });
+    },
+  });
+  const { runner } = runnerOn(store, [flaky]);
+  const failed: unknown = await runner.start(flaky, null, { runId: 'f' }).catch((e: unknown) => e);
+  expect(WorkflowError.isKind(failed, 'step-failed')).toBe(true);
+  broken = false;
+  const forked = await runner.fork('f', { from: 'act', runId: 'f2' });
+  expect(forked).toMatchObject({ status: 'completed', output: 20 });
+  expect(calls).toEqual(['load', 'act', 'act']);
+  expect((await runner.get('f')).status).toBe('failed');
+});

@@ -92,3 +92,25 @@ test('step names cannot inject Mermaid syntax: labels are escaped, ids sanitised
   expect(lines).toContain('  s_a_b["a b"]:::completed');
   expect(chart).not.toContain('"]; click');
 });
+
+test('steps not reached yet follow the declared edges, not the declaration order', async () => {
+  const wf = defineWorkflow({
+    name: 'approval',
+    steps: [
+      { name: 'approve', next: ['cool-off'] },
+      { name: 'charge', next: [] },
+      { name: 'cool-off', next: ['charge'] },
+    ],
+    run: async (_input: unknown, w) => {
+      await w.step('approve', (ctx) => ctx.suspend({ reason: 'a manager decides' }));
+      await w.step('cool-off', () => 1);
+      return w.step('charge', () => 2);
+    },
+  });
+  const { runner } = runnerOn(clockedStore().store, [wf]);
+  const started = await runner.start(wf, {});
+  const lines = toMermaid(await runner.get(started.runId)).split('\n');
+  expect(lines).toContain('  s_approve -.-> s_pending_cool_off');
+  expect(lines).toContain('  s_pending_cool_off -.-> s_pending_charge');
+  expect(lines.filter((l) => l.includes('-.->'))).toHaveLength(2);
+});
