@@ -8,6 +8,7 @@ import { ensureInjectable } from './injectable';
 import { modelFor, type Binder } from './model-bindings';
 import { MEMORY, memoryForAgent } from './memory';
 import { middlewareForAgent, prepareMiddlewareClasses } from './middleware';
+import { handoffsForAgent } from './handoffs';
 import type { AgentMemory } from '../src/memory/index';
 import {
   agentOf,
@@ -105,6 +106,12 @@ export function bindInstance(binder: Binder, target: AgentClass, scope: AgentSco
   else syntax.inSingletonScope();
 }
 
+/** The agent classes bound in the container resolving `ctx`. */
+function boundAgentClasses(ctx: ResolutionContext): ReadonlySet<unknown> {
+  const registrations = ctx.getAll<AgentRegistration>(AGENT_REGISTRATIONS, { optional: true });
+  return new Set(registrations.map((registration) => registration.target));
+}
+
 function agentFactory<C extends AgentClass>(
   target: C,
   definition: AgentDefinition,
@@ -142,6 +149,14 @@ function agentFactory<C extends AgentClass>(
         target,
       );
       const middleware = hooks.middleware ?? middlewareForAgent(ctx, target, definition.className);
+      const handoffs =
+        hooks.handoffs ??
+        handoffsForAgent<DepsOf<InstanceType<C>>>(
+          ctx,
+          target,
+          definition.className,
+          boundAgentClasses(ctx),
+        );
       agent = agentFromClass(instance, {
         ...hooks,
         model,
@@ -150,6 +165,7 @@ function agentFactory<C extends AgentClass>(
         ...(instrumentation !== undefined && { instrumentation }),
         ...(prices !== undefined && { prices }),
         ...(memory !== undefined && { memory }),
+        ...(handoffs !== undefined && { handoffs }),
       });
       byModel.set(model, agent);
     }

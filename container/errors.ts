@@ -16,7 +16,8 @@ import type { WiringFail } from '../src/providers/resolve/wiring';
  * - `invalid-options`: the options given to a container function are invalid;
  * - `missing-metadata`: a constructor parameter has nothing to inject it by: no `@inject(Token)`,
  *   and no `design:paramtypes` (tsx, esbuild and Vite ≤ 7 emit none) or a reflected type that
- *   names no class (an interface, a union, a primitive).
+ *   names no class (an interface, a union, a primitive);
+ * - `missing-store`: `WORKFLOW_RUNNER` is resolved, but no workflow store is bound to `RUN_STORE`.
  *
  * Tearing a request scope down is not configuration: it fails with a {@link ScopeTeardownError}.
  */
@@ -27,7 +28,8 @@ export type ContainerErrorReason =
   | 'invalid-model'
   | 'model-failed'
   | 'invalid-options'
-  | 'missing-metadata';
+  | 'missing-metadata'
+  | 'missing-store';
 
 /** Details of a container error. */
 export interface ContainerErrorInit {

@@ -2,9 +2,12 @@ import { ContainerModule } from 'inversify';
 import { isRecord } from '../src/core/kit/guards';
 import type { PriceTable, RunInstrumentation, RunStore, ConfigError } from '../src/core/index';
 import { bindAgent, type AgentScope } from './bind-agent';
+import { bindWorkflow } from './bind-workflow';
+import { bindWorkflowRunner, type ContainerRunnerOptions } from './workflow-runner';
+import { workflowDefinitionOf } from './workflow-tokens';
 import { MEMORY } from './memory';
 import { MIDDLEWARE } from './middleware';
-import { isMiddlewareObject } from '../decorators/index';
+import { isMiddlewareObject, type WorkflowClass } from '../decorators/index';
 import type { Middleware } from '../src/core/index';
 import type { Memory } from '../src/memory/index';
 import { containerError, containerFail } from './errors';
@@ -63,6 +66,14 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * `container.bind(MIDDLEWARE).to(AuditMiddleware)`.
    */
   middleware?: readonly Middleware[];
+  /**
+   * `@Workflow` classes to bind (`bindWorkflow` each): singletons with constructor injection,
+   * resolved as `WorkflowDefinition`s (`resolveWorkflow`, `workflowOf`) and run by the
+   * container's `WORKFLOW_RUNNER` over `store`.
+   */
+  workflows?: readonly WorkflowClass[];
+  /** Options of the container's `WORKFLOW_RUNNER` (`owner`, `leaseMs`, `onEvent`, …). */
+  workflowRunner?: ContainerRunnerOptions;
 }
 
 function invalid(message: string): ConfigError {
@@ -109,6 +120,11 @@ function checkOptions(options: unknown): GolemModuleOptions {
     throw invalid("models must be an object of sources by name, e.g. { default: 'test' }");
   if (agents !== undefined && !Array.isArray(agents))
     throw invalid('agents must be an array of agent classes');
+  const { workflows, workflowRunner } = options;
+  if (workflows !== undefined && !Array.isArray(workflows))
+    throw invalid('workflows must be an array of @Workflow classes');
+  if (workflowRunner !== undefined && !isRecord(workflowRunner))
+    throw invalid('workflowRunner must be an object of runner options, e.g. { onEvent }');
   if (env !== undefined && !isRecord(env))
     throw invalid('env must be an object of variables (e.g. process.env)');
   if (testModel !== undefined && typeof testModel !== 'function')
@@ -122,8 +138,9 @@ function checkOptions(options: unknown): GolemModuleOptions {
  * The container module of an app built on Golem: binds each model name (instances as they are;
  * factories and model strings lazily, once) and the listed agent classes, and gives the
  * container its model-string resolver (`resolveModel` with `env`, `testModel`, `fetch`,
- * `overrides`). Load it once per container. Options are checked here, eagerly; a class without
- * `@Agent` or an invalid model source is a container `ConfigError`.
+ * `overrides`), the listed workflow classes and the `WORKFLOW_RUNNER` that runs them. Load it
+ * once per container. Options are checked here, eagerly; a class without `@Agent` (or
+ * `@Workflow`) or an invalid model source is a container `ConfigError`.
  *
  * ```ts
  * const container = new Container();
@@ -146,6 +163,8 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
   );
   const agents = [...(checked.agents ?? [])];
   for (const agent of agents) definitionOf(agent);
+  const workflows = [...(checked.workflows ?? [])];
+  for (const workflow of workflows) workflowDefinitionOf(workflow);
   const scope = checked.agentScope;
   const settings = modelStringSettings(checked);
   return new ContainerModule(({ bind }) => {
@@ -159,5 +178,7 @@ export function golemModule(options: GolemModuleOptions = {}): ContainerModule {
       bind<Middleware>(MIDDLEWARE).toConstantValue(entry);
     for (const [name, source] of sources) applyChecked(bind(modelToken(name)), name, source);
     for (const agent of agents) bindAgent({ bind }, agent, scope === undefined ? {} : { scope });
+    for (const workflow of workflows) bindWorkflow({ bind }, workflow);
+    bindWorkflowRunner({ bind }, checked.workflowRunner);
   });
 }

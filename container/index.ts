@@ -2,9 +2,10 @@
  * `golem/container`: agents in an Inversify container. Models are bindings by name (instances,
  * lazy factories, model strings), agent classes resolve with constructor injection into typed
  * engine agents (`container.get(agentOf(WeatherAgent))`), tests override models in one line, and
- * request scopes give each request its own collaborators. Needs inversify (7 or 8) and the peers
- * of `golem/decorators`, checked first (a `missing-peer` `ConfigError` names the `npm install`
- * command); imports `reflect-metadata` first (through `golem/decorators`).
+ * request scopes give each request its own collaborators; `@Workflow` classes resolve into
+ * workflow definitions run by the container's `WORKFLOW_RUNNER`. Needs inversify (7 or 8) and
+ * the peers of `golem/decorators`, checked first (a `missing-peer` `ConfigError` names the
+ * `npm install` command); imports `reflect-metadata` first (through `golem/decorators`).
  * @packageDocumentation
  */
 import './peers';
@@ -33,3 +34,8 @@ export type { OverrideTarget } from './overrides';
 export { createRequestScope, runInScope } from './request-scope';
 export type { ScopeSetup, RunInScopeOptions } from './request-scope';
 export { ScopeTeardownError } from './errors';
+export { bindWorkflow } from './bind-workflow';
+export { resolveWorkflow } from './resolve-workflow';
+export { workflowOf, WORKFLOW_RUNNER } from './workflow-tokens';
+export type { WorkflowToken } from './workflow-tokens';
+export type { ContainerRunnerOptions } from './workflow-runner';

@@ -19,6 +19,7 @@ import { instructionsText } from './compile/compile-instructions';
 import { agentDefinitionError, classNameOf, memberName } from './errors';
 import type { DepsOf, OutputOf, PausableOf } from './markers';
 import { boundGuardrails } from './bound-guardrails';
+import { handoffsOf } from './handoff-decorator';
 import { middlewareOf, resolveMiddlewareSync } from './use-middleware-decorator';
 
 /** What `agentFromClass` needs besides the instance: the model object and per-instance hooks. */
@@ -53,6 +54,11 @@ export interface AgentFromClassOptions<Deps> {
    * `ConfigError`: resolve it yourself — `middleware: [...middlewareOf(Cls)]` with instances.
    */
   middleware?: readonly Middleware[];
+  /**
+   * The agent's handoffs (engine `handoffs`). The container and the Nest module build them from
+   * the class's `@Handoff` declarations; without it, a class with `@Handoff` is a `ConfigError`.
+   */
+  handoffs?: AgentConfig<Deps, unknown>['handoffs'];
 }
 
 type Method = (this: object, ...args: unknown[]) => unknown;
@@ -98,6 +104,15 @@ export function agentFromClass<T extends object>(
   const { output } = definition;
   const middleware = options.middleware ?? ownMiddleware(definition);
   const guardrails = boundGuardrails<Deps>(instance, definition, definition.options.guardrails);
+  if (options.handoffs === undefined && handoffsOf(definition.target).length > 0)
+    throw agentDefinitionError(
+      'invalid-option',
+      '@Handoff names agent classes, which agentFromClass cannot resolve',
+      {
+        className: definition.className,
+        hint: 'bind the agents with golemModule (golem/container) or GolemModule.forFeature (golem/nestjs), or pass agentFromClass(instance, { handoffs: [...] }) with agents',
+      },
+    );
   const config: AgentConfig<Deps, unknown> = {
     ...definition.options,
     ...(guardrails !== undefined && { guardrails }),
@@ -121,6 +136,7 @@ export function agentFromClass<T extends object>(
     ...(options.prices !== undefined && { prices: options.prices }),
     ...(options.memory !== undefined && { memory: options.memory }),
     ...(middleware.length > 0 && { middleware }),
+    ...(options.handoffs !== undefined && { handoffs: options.handoffs }),
     name: options.name ?? definition.className,
   };
   try {

@@ -7,7 +7,8 @@
  * reflect-metadata: it checks they are installed first (a `missing-peer` `ConfigError` names the
  * `npm install` command), then imports `reflect-metadata` itself, so decorated classes always see
  * it. The other three load on first use (compiling a DTO, validating, `@Describe`, `@Nullable`),
- * which keeps importing this entry point cheap.
+ * which keeps importing this entry point cheap. `@Workflow` and `@Step` declare durable workflows
+ * as classes; `workflowFromClass` compiles one into a `golem/workflows` definition.
  * @packageDocumentation
  */
 import './peers';
@@ -64,6 +65,29 @@ export type {
 export { agentFromClass } from './agent-from-class';
 export { classTools } from './class-tools';
 export type { AgentFromClassOptions } from './agent-from-class';
+
+export { Handoff, handoffsOf } from './handoff-decorator';
+export type {
+  HandoffDecoratorOptions,
+  HandoffDeclaration,
+  HandoffFilter,
+  HandoffTarget,
+} from './handoff-decorator';
+export { boundHandoffs } from './bound-handoffs';
+export type { HandoffEntry } from './bound-handoffs';
+export { Workflow } from './workflow-decorator';
+export type { WorkflowDecoratorOptions } from './workflow-decorator';
+export { Step } from './step-decorator';
+export type { StepDecoratorOptions, StepMethod } from './step-decorator';
+export { compileWorkflowClass, isWorkflowClass } from './compile/compile-workflow';
+export type { WorkflowClassDefinition, WorkflowStepInfo } from './compile/workflow-definition';
+export { workflowFromClass } from './workflow-from-class';
+export type {
+  WorkflowClass,
+  WorkflowInputOf,
+  WorkflowOutputOf,
+  WorkflowOf,
+} from './workflow-from-class';
 
 export { dtoSchema } from './schema/dto-schema';
 export { STANDARD_FORMATS } from './schema/canonical';

@@ -7,7 +7,13 @@ import {
 } from '@nestjs/common';
 import { ContextIdFactory, ModulesContainer, REQUEST, type ContextId } from '@nestjs/core';
 import type { Model, RunObserver, RunStore, Tool, ConfigError } from '../src/core/index';
-import { agentFromClass, middlewareOf, resolveMiddleware } from '../decorators/index';
+import {
+  agentFromClass,
+  isWorkflowClass,
+  middlewareOf,
+  resolveMiddleware,
+  type WorkflowClass,
+} from '../decorators/index';
 import { GolemAppMiddleware } from './middleware';
 import { nestError, nameOf } from './errors';
 import { FeatureHost, findHost } from './feature-host';
@@ -26,6 +32,8 @@ import {
   type AgentClass,
 } from './tokens';
 import { isRecord } from '../src/core/kit/guards';
+import { workflowProviders } from './workflow-feature';
+import { handoffsForAgent } from './handoffs';
 
 /**
  * How long the agent class instance (and its engine agent) lives: `'singleton'` (default; built
@@ -66,8 +74,11 @@ export interface AgentRegistration {
   readonly tools?: AgentTools;
 }
 
-/** What `forFeature` accepts per agent: the class, or the class with options. */
-export type AgentEntry = AgentClass | AgentRegistration;
+/**
+ * What `forFeature` accepts per entry: an agent class, an agent class with options, or a
+ * `@Workflow` class.
+ */
+export type AgentEntry = AgentClass | AgentRegistration | WorkflowClass;
 
 /** Options shared by every agent of one `forFeature` call. */
 export interface GolemFeatureOptions {
@@ -187,9 +198,11 @@ async function buildAgent(
   runStore: RunStore | undefined,
   appMemory: AgentMemory | null | undefined,
   app: GolemAppMiddleware | undefined,
+  registered: ReadonlySet<unknown>,
   contextId?: ContextId,
 ): Promise<unknown> {
   const instance = await host.create(entry.target, contextId);
+  const handoffs = handoffsForAgent(entry.target, entry.name, registered, host);
   // The class's own middleware classes are created like the agent: in the feature module's context.
   const own = await resolveMiddleware(
     middlewareOf(entry.target),
@@ -216,6 +229,7 @@ async function buildAgent(
     ...(seen?.instrumentation !== undefined && { instrumentation: seen.instrumentation }),
     ...(seen?.prices !== undefined && { prices: seen.prices }),
     ...(extra !== undefined && { tools: extra as readonly Tool[] }),
+    ...(handoffs !== undefined && { handoffs }),
     ...(observers.length > 0 && {
       onEvent: (event) => {
         for (const observer of observers) observer(event);
@@ -241,8 +255,14 @@ export function featureModule(
     );
   if (!isRecord(options)) throw invalid('options must be an object');
   checkScope(options.scope);
-  const entries = agents.map((entry, index) => checkEntry(entry, index, options));
-  const names = entries.map((e) => e.name);
+  const listed: readonly unknown[] = agents;
+  const workflows = listed.filter((entry): entry is WorkflowClass => isWorkflowClass(entry));
+  const entries = listed
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => !isWorkflowClass(entry))
+    .map(({ entry, index }) => checkEntry(entry, index, options));
+  const names = [...entries.map((e) => e.name), ...workflows.map((w) => nameOf(w))];
+  const registered = new Set<unknown>(entries.map((e) => e.target));
   const perRequest = entries.find((e) => e.scope === 'request');
   const core = nestCoreVersion();
   if (perRequest !== undefined && core !== undefined && !atLeast(core, 10, 3)) {
@@ -313,7 +333,18 @@ export function featureModule(
               memory: AgentMemory | null | undefined,
               app: GolemAppMiddleware | undefined,
               request: object | null | undefined,
-            ) => buildAgent(entry, host, model, seen, store, memory, app, contextOf(request, host)),
+            ) =>
+              buildAgent(
+                entry,
+                host,
+                model,
+                seen,
+                store,
+                memory,
+                app,
+                registered,
+                contextOf(request, host),
+              ),
           }
         : {
             provide: token,
@@ -332,13 +363,18 @@ export function featureModule(
               store: RunStore | undefined,
               memory: AgentMemory | null | undefined,
               app: GolemAppMiddleware | undefined,
-            ) => buildAgent(entry, host, model, seen, store, memory, app),
+            ) => buildAgent(entry, host, model, seen, store, memory, app, registered),
           };
     providers.push(provider, { provide: injectionTokenOf(entry.target), useExisting: token });
   }
+  const flows = workflowProviders(workflows, hostToken);
+  providers.push(...flows.providers);
   return {
     module: feature,
     providers,
-    exports: entries.flatMap((e) => [getAgentToken(e.target), injectionTokenOf(e.target)]),
+    exports: [
+      ...entries.flatMap((e) => [getAgentToken(e.target), injectionTokenOf(e.target)]),
+      ...flows.exports,
+    ],
   };
 }

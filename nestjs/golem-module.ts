@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import type { RunStore } from '../src/core/index';
 import { ModuleRef, ModulesContainer } from '@nestjs/core';
 import { diagnosticsModule } from './diagnostics';
 import { featureModule, type AgentEntry, type GolemFeatureOptions } from './feature';
@@ -9,6 +10,7 @@ import { GolemRunOwner } from './run-owner';
 import { getRunStoreToken, noRunStore } from './run-store';
 import { getMemoryToken } from './memory';
 import { appMiddleware, GolemAppMiddleware } from './middleware';
+import { GolemWorkflowRunner } from './workflow-runner';
 import {
   checkAsyncOptions,
   checkOptions,
@@ -69,6 +71,12 @@ const shared: Provider[] = [
     useFactory: (options: CheckedOptions) =>
       new GolemObservability(options.instrumentation, options.prices),
   },
+  {
+    provide: GolemWorkflowRunner,
+    inject: [GOLEM_OPTIONS, getRunStoreToken()],
+    useFactory: (options: CheckedOptions, store: RunStore) =>
+      new GolemWorkflowRunner(store, options.workflowRunner),
+  },
 ];
 
 /**
@@ -84,7 +92,9 @@ const shared: Provider[] = [
  *
  * `forRoot` / `forRootAsync` (once, in the root module; global) hold the models by name;
  * `forFeature` (in each feature module) registers agent classes, created by Nest in that module's
- * context, and exports their engine agents, injected with `@InjectAgent(WeatherAgent)`.
+ * context, and exports their engine agents, injected with `@InjectAgent(WeatherAgent)`; it also
+ * registers `@Workflow` classes (`@InjectWorkflow(OrderWorkflow)`), run by the injectable
+ * `GolemWorkflowRunner`.
  */
 @Module({})
 export class GolemModule {
@@ -110,6 +120,7 @@ export class GolemModule {
         getRunStoreToken(),
         getMemoryToken(),
         GolemAppMiddleware,
+        GolemWorkflowRunner,
       ],
     };
   }
@@ -147,6 +158,7 @@ export class GolemModule {
         getRunStoreToken(),
         getMemoryToken(),
         GolemAppMiddleware,
+        GolemWorkflowRunner,
       ],
     };
   }

@@ -2,10 +2,11 @@
  * `golem/nestjs`: Golem in a NestJS application. `GolemModule.forRoot` / `forRootAsync` hold the
  * models by name; `GolemModule.forFeature([WeatherAgent])` registers agent classes in a feature
  * module, created by Nest in that module's context; `@InjectAgent(WeatherAgent)` injects the typed
- * engine agent; `getModelToken(name)` is what tests override; `sseFromRun` streams a run to an
- * `@Sse()` handler. Needs the optional peers `@nestjs/common`, `@nestjs/core` and `rxjs` (Nest 10,
- * 11 or 12); loading it without them throws a `missing-peer` `ConfigError`. Imports
- * `reflect-metadata` first (through `golem/decorators`).
+ * engine agent (for `@Workflow` classes, `@InjectWorkflow(OrderWorkflow)` injects the definition
+ * and `GolemWorkflowRunner` runs it); `getModelToken(name)` is what tests override; `sseFromRun`
+ * streams a run to an `@Sse()` handler. Needs the optional peers `@nestjs/common`, `@nestjs/core`
+ * and `rxjs` (Nest 10, 11 or 12); loading it without them throws a `missing-peer` `ConfigError`.
+ * Imports `reflect-metadata` first (through `golem/decorators`).
  * @packageDocumentation
  */
 import './peer';
@@ -35,6 +36,9 @@ export { GolemLifecycle } from './lifecycle';
 export { GolemObservability } from './observability';
 export { getModelToken, getAgentToken, InjectAgent } from './tokens';
 export { getRunStoreToken, InjectRunStore } from './run-store';
+export { getWorkflowToken, InjectWorkflow } from './workflow-tokens';
+export { GolemWorkflowRunner } from './workflow-runner';
+export type { NestRunnerOptions } from './workflow-runner';
 export { getMemoryToken, InjectMemory } from './memory';
 export { GolemMiddleware, GolemAppMiddleware } from './middleware';
 export { RunOwner, RunOwnerPipe, GolemRunOwner } from './run-owner';

@@ -10,6 +10,7 @@ import { checkMemory } from './memory';
 import type { Memory } from '../src/memory/index';
 import type { MiddlewareEntry } from '../decorators/index';
 import { checkMiddlewareOption } from './middleware';
+import type { NestRunnerOptions } from './workflow-runner';
 
 /** Something the module closes on application shutdown: an MCP client, a pool, a store. */
 export interface Closable {
@@ -61,6 +62,11 @@ export interface GolemModuleOptions extends ModelStringSettings {
    * the root module's context; `@GolemMiddleware()` providers anywhere in the app follow.
    */
   middleware?: readonly MiddlewareEntry[];
+  /**
+   * Options of the app's `GolemWorkflowRunner` (`owner`, `leaseMs`, `onEvent`, …); it runs the
+   * `@Workflow` classes of every `forFeature` over `store`.
+   */
+  workflowRunner?: NestRunnerOptions;
 }
 
 /** Options of `GolemModule.forRootAsync`: a Nest factory provider producing the options. */
@@ -85,6 +91,8 @@ export interface CheckedOptions {
   readonly memory: Memory<object> | undefined;
   /** The app-wide middleware entries (objects, or classes Nest creates). */
   readonly middleware: readonly MiddlewareEntry[];
+  /** The options of the app's workflow runner. */
+  readonly workflowRunner: NestRunnerOptions | undefined;
   /** Whether the module closes `store` on shutdown (it came from `forRootAsync`'s factory). */
   readonly closesStore: boolean;
 }
@@ -127,6 +135,9 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
   const middleware = checkMiddlewareOption((options as GolemModuleOptions).middleware, where);
   if (runOwner !== undefined && typeof runOwner !== 'function')
     throw invalid(where, 'runOwner must be a function (request) => owner, e.g. (r) => r.user?.id');
+  const { workflowRunner } = options as GolemModuleOptions;
+  if (workflowRunner !== undefined && !isRecord(workflowRunner))
+    throw invalid(where, 'workflowRunner must be an object of runner options, e.g. { onEvent }');
   const sources: Map<string, CheckedSource> = checkedSources<ModelFactory>(
     models,
     defaultModel,
@@ -144,6 +155,7 @@ export function checkOptions(options: unknown, where: string): CheckedOptions {
     runOwner,
     memory,
     middleware,
+    workflowRunner,
     closesStore: false,
   };
 }
