@@ -6,6 +6,10 @@ import { appendOwn, classChain, METADATA_KEYS, readOwn } from './metadata';
 /** The metadata key `@Handoff` records under. */
 export const HANDOFF_KEY = 'golem:handoffs';
 
+/**
+ * One entry of an agent's `handoffs`, as the engine takes it.
+ * @inline
+ */
 type HandoffEntry = NonNullable<AgentConfig<never, unknown>['handoffs']>[number];
 /** Rewrites what the target agent sees of the conversation (the engine's handoff input filter). */
 export type HandoffFilter = NonNullable<

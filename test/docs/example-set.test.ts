@@ -52,6 +52,8 @@ const TYPESCRIPT_EXAMPLES = [
   'stream-events',
   'middleware',
   'spend-caps',
+  'handoffs',
+  'workflow-approval',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
