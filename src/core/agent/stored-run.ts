@@ -125,16 +125,15 @@ export async function continueStored<Deps, Output>(
   settings: () => RunSettings<Deps>,
 ): Promise<Result<Output>> {
   const claim = await claimToContinue(store, runId, { agent: agent.name, owner });
-  if ('paused' in claim) return claim.paused;
+  if ('paused' in claim) {
+    const { paused } = claim;
+    return named(agent, paused, paused.messages, paused.state.turns);
+  }
   const { record } = claim;
   const state = new RunProgress(settings(), record.messages, originOf(record));
   try {
     attachClaim(state, claim);
-    const handoff = agent.active?.(record.messages, record.turns);
-    state.handoffLimit = agent.engine.maxHandoffs;
-    if (handoff !== undefined) state.handoffs = handoff.path;
-    const engine = handoff?.active.engine ?? agent.engine;
-    const decoder = (handoff?.active.decoder as OutputDecoder<Output> | undefined) ?? agent.decoder;
+    const { engine, decoder } = answering(agent, state, record.messages, record.turns);
     const step = planContinuation(engine, record.messages, record.inFlight, record.pending);
     return await settle(claim.recorder, state, () => executeRun(engine, decoder, state, step));
   } finally {
@@ -164,19 +163,54 @@ export async function continueState<Deps, Output>(
       pending: given.pending,
       ...(given.origin.runId !== undefined && { runId: given.origin.runId }),
     };
-    return attachState(paused, () => given) as Result<Output>;
+    const result = attachState(paused, () => given) as Result<Output>;
+    return named(agent, result, given.messages, given.turns);
   }
   const state = new RunProgress(settings(), [...given.messages], given.origin);
   state.carryOver(given);
   try {
-    const handoff = agent.active?.(given.messages, given.turns);
-    state.handoffLimit = agent.engine.maxHandoffs;
-    if (handoff !== undefined) state.handoffs = handoff.path;
-    const engine = handoff?.active.engine ?? agent.engine;
-    const decoder = (handoff?.active.decoder as OutputDecoder<Output> | undefined) ?? agent.decoder;
+    const { engine, decoder } = answering(agent, state, given.messages, given.turns);
     const step = planContinuation(engine, given.messages, given.inFlight, given.pending);
     return await executeRun(engine, decoder, state, step);
   } finally {
     state.run.release();
   }
+}
+
+/**
+ * The engine and decoder a continued run enters: those of the agent answering it, its handoffs
+ * (replayed from `messages`, the run's own last `turns`) set on `state` with the run's bound.
+ */
+function answering<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  state: RunProgress<Deps>,
+  messages: readonly Message[],
+  turns: number,
+): { engine: EngineConfig<Deps>; decoder: OutputDecoder<Output> } {
+  state.handoffLimit = agent.engine.maxHandoffs;
+  const handoff = agent.active?.(messages, turns);
+  if (handoff === undefined) return { engine: agent.engine, decoder: agent.decoder };
+  state.handoffs = handoff.path;
+  return {
+    engine: handoff.active.engine,
+    decoder: handoff.active.decoder as OutputDecoder<Output>,
+  };
+}
+
+/** A paused run returned as it is, naming the agent answering it (`result.agent`, not enumerable). */
+function named<Deps, Output>(
+  agent: StoredAgent<Deps, Output>,
+  result: Result<Output>,
+  messages: readonly Message[],
+  turns: number,
+): Result<Output> {
+  const handoff = agent.active?.(messages, turns);
+  const last = handoff?.path[handoff.path.length - 1];
+  if (last !== undefined) result.handoffs = handoff?.path;
+  Object.defineProperty(result, 'agent', {
+    value: last?.to ?? agent.name,
+    configurable: true,
+    enumerable: false,
+  });
+  return result;
 }

@@ -29,7 +29,7 @@ function launch(config: CrashConfig): ChildProcess {
 }
 
 /** Waits for the child's first message; rejects with its stderr if it exits first or reports an error. */
-function firstMessage(child: ChildProcess): Promise<Record<string, unknown>> {
+export function firstMessage(child: ChildProcess): Promise<Record<string, unknown>> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -43,7 +43,8 @@ function firstMessage(child: ChildProcess): Promise<Record<string, unknown>> {
   });
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once `child` has exited. */
+export function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else
@@ -75,7 +76,8 @@ export async function crashAndResume(
   };
 }
 
-function lines(file: string): string[] {
+/** The non-empty lines of `file` (none when it does not exist). */
+export function lines(file: string): string[] {
   return existsSync(file)
     ? readFileSync(file, 'utf8')
         .split('\n')

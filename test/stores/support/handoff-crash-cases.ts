@@ -5,9 +5,10 @@
  * is asked again only when its transfer never reached the database.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exited, firstMessage, lines } from './crash-harness';
 import type { HandoffCrashConfig, HandoffKillPoint } from './handoff-crash-child';
 
 const CHILD = join(__dirname, 'handoff-crash-child.ts');
@@ -25,38 +26,6 @@ function launch(config: HandoffCrashConfig): ChildProcess {
     env: { ...process.env, GOLEM_HANDOFF_CRASH: JSON.stringify(config) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-}
-
-function firstMessage(child: ChildProcess): Promise<Record<string, unknown>> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: Record<string, unknown>) => {
-      if (typeof message.error === 'string') reject(new Error(`child failed: ${message.error}`));
-      else resolve(message);
-    });
-    child.once('exit', (code, signal) => {
-      reject(new Error(`child exited (${String(code ?? signal)}) before reporting: ${stderr}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else
-      child.once('exit', () => {
-        resolve();
-      });
-  });
-}
-
-function lines(file: string): string[] {
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-    : [];
 }
 
 const CASES: [HandoffKillPoint, string, { start: string[]; resume: string[] }][] = [

@@ -272,6 +272,15 @@ describe('handoffs', () => {
     expect(paused.agent).toBe('billing');
 
     const later = makeAgents([textResponse('Done.')]);
+    // Continuing a paused run returns it as it is, naming the agent it waits in.
+    const still = await later.resumeRun('p-1');
+    expect(still.pending?.approvals.map((c) => c.toolName)).toEqual(['refund']);
+    expect(still.agent).toBe('billing');
+    expect(still.handoffs?.map((h) => h.to)).toEqual(['billing']);
+    const held = await later.resumeRun(
+      JSON.parse(JSON.stringify(paused.state)) as typeof paused.state,
+    );
+    expect(held.agent).toBe('billing');
     const result = await later.resume('p-1', { approvals: { r1: { approved: true } } });
     expect(result.output).toBe('Done.');
     expect(result.agent).toBe('billing');
