@@ -134,7 +134,7 @@ function handoffRoute<Deps>(entry: unknown, where: string): HandoffRoute<Deps> {
   const spec: ToolSpec = {
     name: transferToolName(agentName),
     description:
-      (description) ??
+      description ??
       `Hand the conversation over to the ${agentName} agent, which continues it from here.`,
     schema: { type: 'object', properties: {}, additionalProperties: false },
   };
