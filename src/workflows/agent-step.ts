@@ -77,6 +77,8 @@ function rebuilt<O>(record: RunRecord, output: O | undefined): CompletedResult<O
     toolCalls: record.toolCalls,
     runId: record.id,
   };
+  // Like an engine result: `agent` names the run's agent, not enumerable.
+  Object.defineProperty(result, 'agent', { value: record.agent, enumerable: false });
   return attachState(result, () => stateFields(record)) as CompletedResult<O>;
 }
 

@@ -92,7 +92,7 @@ test('a completed agent step replays the stored agent run without calling the mo
         after.open();
         await hang.promise; // the first process dies here
       });
-      return `${note.output} (${String(note.messages.length)} messages, run ${note.runId ?? '?'})`;
+      return `${note.output} (${String(note.messages.length)} messages, run ${note.runId ?? '?'}, by ${note.agent})`;
     },
   });
   const first = runnerOn(store, [flow]).runner;
@@ -102,7 +102,7 @@ test('a completed agent step replays the stored agent run without calling the mo
   const second = runnerOn(store, [flow]).runner;
   expect(await second.recover()).toEqual(['s']);
   expect(modelCalls).toBe(1);
-  expect((await second.get('s')).output).toBe('a summary (2 messages, run s:summarise)');
+  expect((await second.get('s')).output).toBe('a summary (2 messages, run s:summarise, by writer)');
   hang.open();
   expect(await crashed).toMatchObject({ kind: 'lease-lost' });
 });
