@@ -1,4 +1,4 @@
-import type { Agent, CompletedResult, JsonValue, StandardSchemaV1 } from '../core/index';
+import type { Agent, CompletedResult, JsonValue, StandardSchemaV1, Tool } from '../core/index';
 
 /** What a suspended step asks for (`ctx.suspend(request)`). */
 export interface SuspendRequest<T> {
@@ -21,6 +21,12 @@ export interface StepContext {
   /** Aborted when the run is cancelled, its lease is lost or the step's `timeout` passes. */
   readonly signal: AbortSignal;
   /**
+   * Whether this attempt follows one that was cut short: the step was running when its process
+   * stopped (a crash, a lost lease), so its side effects may have happened. Only on the first
+   * attempt of an execution; a step resumed after `suspend` is not interrupted.
+   */
+  readonly interrupted: boolean;
+  /**
    * Suspends the run until `runner.resume(runId, data)` gives this step its data; the body then
    * runs again and `suspend` returns the validated data instead. Call it at most once per step.
    */
@@ -39,6 +45,16 @@ export interface StepOptions<T> {
   /** Validates the output before it is checkpointed, and again when it is replayed. */
   output?: StandardSchemaV1<unknown, T>;
   /** Each attempt's time limit in ms (the step's `signal` aborts, the attempt fails). */
+  timeout?: number;
+}
+
+/** Options of {@link WorkflowContext.runTool}. */
+export interface RunToolOptions<Deps> {
+  /** The tool's dependencies (`ctx.deps`). */
+  deps?: Deps;
+  /** Further attempts after the tool failed (default 0). */
+  retries?: number;
+  /** Each attempt's time limit in ms. */
   timeout?: number;
 }
 
@@ -79,4 +95,16 @@ export interface WorkflowContext {
     prompt: string,
     options?: RunAgentOptions<Deps>,
   ): Promise<CompletedResult<O>>;
+  /**
+   * Runs a golem `Tool` on `args` (JSON) as a step, with the agent loop's guarantees: a completed
+   * call never runs again; one in flight when its process died runs again only if the tool is
+   * `idempotent`, else the step suspends for `{ rerun: true }` or `{ result }`; a tool with an
+   * `approval` policy suspends for `{ approved }` first. Resolves with the tool's text.
+   */
+  runTool<Deps>(
+    name: string,
+    tool: Tool<Deps>,
+    args: unknown,
+    options?: RunToolOptions<Deps>,
+  ): Promise<string>;
 }

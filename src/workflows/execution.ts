@@ -42,6 +42,8 @@ export class Execution {
   readonly records = new Map<string, StepRecord>();
   /** Steps of this execution whose body runs now. */
   readonly active = new Set<StepRecord>();
+  /** Keys of the steps this execution found running (cut short by a process that stopped). */
+  readonly interrupted = new Set<string>();
   readonly suspensions: WaitingInfo[] = [];
   /** An error that ends the run whatever `run` does with it (diverged, step-limit, bad resume data). */
   fatal: WorkflowError | undefined;
@@ -141,6 +143,7 @@ export class Execution {
       startedAt: this.setup.store.now(),
     };
     if (existing === undefined) record.group = peer?.group ?? record.seq;
+    if (existing?.status === 'running') this.interrupted.add(key);
     record.status = 'running';
     delete record.endedAt;
     delete record.error;

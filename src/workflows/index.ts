@@ -34,6 +34,7 @@ export type {
   StepOptions,
   SuspendRequest,
   RunAgentOptions,
+  RunToolOptions,
 } from './context';
 // Running.
 export { WorkflowRunner } from './runner';

@@ -101,6 +101,7 @@ async function attempts<T>(exec: Execution, spec: StepSpec<T>, record: StepRecor
   const backoff = options.backoff ?? defaultBackoff;
   const where = { runId: exec.runId, step: record.key };
   const base = { runId: exec.runId, workflow: exec.setup.definition.name, step: record.key };
+  let interrupted = exec.interrupted.delete(record.key);
   for (let tries = 0; ; tries++) {
     record.attempt += 1;
     exec.active.add(record);
@@ -113,7 +114,7 @@ async function attempts<T>(exec: Execution, spec: StepSpec<T>, record: StepRecor
     });
     try {
       const value = await withTimeout(options.timeout, exec.signal, (signal) =>
-        spec.execute(stepContext(exec, record, signal), record),
+        spec.execute(stepContext(exec, record, signal, interrupted), record),
       );
       const raw = spec.toOutput === undefined ? value : spec.toOutput(value);
       const output =
@@ -145,6 +146,7 @@ async function attempts<T>(exec: Execution, spec: StepSpec<T>, record: StepRecor
         exec.active.delete(record);
         throw error;
       }
+      interrupted = false;
       const last = tries >= retries || WorkflowError.isKind(error, 'not-json');
       exec.emit({
         kind: 'step_failed',
@@ -168,13 +170,19 @@ async function attempts<T>(exec: Execution, spec: StepSpec<T>, record: StepRecor
   }
 }
 
-function stepContext(exec: Execution, record: StepRecord, signal: AbortSignal): StepContext {
+function stepContext(
+  exec: Execution,
+  record: StepRecord,
+  signal: AbortSignal,
+  interrupted: boolean,
+): StepContext {
   let suspended = false;
   return {
     runId: exec.runId,
     step: record.key,
     attempt: record.attempt,
     signal,
+    interrupted,
     suspend: async <S>(request: Parameters<StepContext['suspend']>[0] = {}) => {
       if (suspended)
         throw new WorkflowError(

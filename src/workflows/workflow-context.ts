@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '../core/index';
 import { runAgentStep } from './agent-step';
+import { runToolStep } from './tool-step';
 import type { StepFn, StepOptions, WorkflowContext } from './context';
 import type { Execution } from './execution';
 import { runStep } from './step-runner';
@@ -104,5 +105,6 @@ export function workflowContext(exec: Execution): WorkflowContext {
           }),
       }),
     runAgent: (name, agent, prompt, options) => runAgentStep(exec, name, agent, prompt, options),
+    runTool: (name, tool, args, options) => runToolStep(exec, name, tool, args, options),
   };
 }
