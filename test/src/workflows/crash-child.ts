@@ -1,15 +1,19 @@
 /**
  * A process the workflow crash test kills: it starts run "crash" of `crashFlow` on a real SQLite
- * file and, inside the chosen step, tells the parent (IPC) it is there and waits forever; the
- * parent then SIGKILLs it.
+ * file or PostgreSQL schema and, inside the chosen step, tells the parent (IPC) it is there and
+ * waits forever; the parent then SIGKILLs it.
  */
+import { postgresStore } from 'golem/stores/postgres';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { WorkflowRunner } from 'golem/workflows';
 import type { CrashChildConfig } from './crash-flow';
 import { crashFlow } from './crash-flow';
 
 const config = JSON.parse(process.env.GOLEM_WF_CRASH ?? '{}') as CrashChildConfig;
-const store = sqliteStore({ path: config.path });
+const store =
+  config.store.kind === 'sqlite'
+    ? sqliteStore({ path: config.store.path })
+    : postgresStore({ connectionString: config.store.url, schema: config.store.schema });
 const flow = crashFlow(config.effects, async (step) => {
   if (step !== config.kill) return;
   await new Promise<void>((resolve) =>

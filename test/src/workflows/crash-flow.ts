@@ -10,9 +10,13 @@ import type { WorkflowDefinition } from 'golem/workflows';
 /** Where the child stops: inside step b (a checkpointed), or inside step c (b checkpointed). */
 export type CrashPoint = 'b' | 'c';
 
+/** Where the child and the parent keep the run: a SQLite file, or a PostgreSQL schema. */
+export type CrashStore =
+  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };
+
 /** What the child is told, as JSON in GOLEM_WF_CRASH. */
 export interface CrashChildConfig {
-  path: string;
+  store: CrashStore;
   effects: string;
   kill: CrashPoint;
 }
