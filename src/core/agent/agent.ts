@@ -174,16 +174,15 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         throw new RunInputError(
           `state is ${state.status}, not paused: only a paused run's calls can be resolved (continue it with resumeRun)`,
         );
-      const prepared = await this.resumeState(state.messages, results, opts, true, state.turns);
-      const { state: progress, step } = prepared;
+      const {
+        state: progress,
+        step,
+        engine,
+        decoder,
+      } = await this.resumeState(state.messages, results, opts, true, state.turns);
       progress.carryOver(state);
       try {
-        return await executeRun(
-          prepared.engine ?? this.engine,
-          prepared.decoder ?? this.decoder,
-          progress,
-          step,
-        );
+        return await executeRun(engine, decoder, progress, step);
       } finally {
         progress.run.release();
       }
@@ -196,14 +195,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       );
     }
     const prepared = await this.resumeState(history, results, opts, false, undefined);
-    const { state, step } = prepared;
+    const { state, step, engine, decoder } = prepared;
     try {
-      return await executeRun(
-        prepared.engine ?? this.engine,
-        prepared.decoder ?? this.decoder,
-        state,
-        step,
-      );
+      return await executeRun(engine, decoder, state, step);
     } finally {
       state.run.release();
     }
@@ -301,14 +295,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       const state = new RunProgress(run, [...processed], this.origin(opts));
       memory?.attach(state, processed.length);
       state.handoffLimit = this.engine.maxHandoffs;
-      if (handoff === undefined) return { state, step };
+      if (handoff === undefined) return { state, step, engine, decoder: this.decoder };
       state.handoffs = handoff.path;
-      return {
-        state,
-        step,
-        engine,
-        decoder: handoff.active.decoder as OutputDecoder<Output>,
-      };
+      return { state, step, engine, decoder: handoff.active.decoder as OutputDecoder<Output> };
     } catch (error) {
       run.release(error);
       throw error;

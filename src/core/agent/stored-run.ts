@@ -53,9 +53,9 @@ export interface ActiveAgent<Deps> {
 export interface PreparedRun<Deps, Output = unknown> {
   readonly state: RunProgress<Deps>;
   readonly step: Step;
-  /** The engine and decoder of the agent a run that handed off resumes in (absent: the agent's). */
-  readonly engine?: EngineConfig<Deps>;
-  readonly decoder?: OutputDecoder<Output>;
+  /** The engine and decoder of the agent answering the run (another one after a handoff). */
+  readonly engine: EngineConfig<Deps>;
+  readonly decoder: OutputDecoder<Output>;
 }
 
 /**
@@ -104,7 +104,7 @@ export async function resumeStored<Deps, Output>(
   try {
     attachClaim(state, claim);
     return await settle(claim.recorder, state, () =>
-      executeRun(prepared.engine ?? agent.engine, prepared.decoder ?? agent.decoder, state, step),
+      executeRun(prepared.engine, prepared.decoder, state, step),
     );
   } finally {
     state.run.release();

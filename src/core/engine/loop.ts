@@ -75,13 +75,13 @@ export async function runLoop<Deps>(
     state.recordResponse(response.message, response.usage);
     if (state.requestLength !== undefined) afterResponse(state, response);
     const calls = response.message.toolCalls ?? [];
-    const ends = endsLoop(config, calls);
-    if (!ends && config.handoffs !== undefined) {
+    if (config.handoffs !== undefined && !endsLoop(config, calls)) {
       const picked = handoffCall(config, calls);
       if (picked !== undefined) return handOff(config, state, turn, calls, picked);
     }
     // A turn that starts a batch is persisted by the batch's write-ahead checkpoint.
-    if (state.checkpoints !== undefined && ends) await state.checkpoints.save(state);
+    if (state.checkpoints !== undefined && endsLoop(config, calls))
+      await state.checkpoints.save(state);
     checkUsage(config, state);
     const end = finalEnd(config, state, response);
     if (end !== undefined) return end;

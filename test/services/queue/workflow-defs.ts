@@ -5,8 +5,8 @@
  * and `napper` (a step, a durable sleep, a step).
  */
 import { appendFileSync } from 'node:fs';
-import type { StandardSchemaV1 } from 'golem';
 import { defineWorkflow } from 'golem/workflows';
+import { objectSchema } from '../../src/workflows/support';
 
 /** What the worker process tells the workflows: where effects go, which step hangs. */
 export const hooks: {
@@ -48,26 +48,6 @@ export const fanout = defineWorkflow({
     );
   },
 });
-
-/** A Standard Schema of objects whose fields have the given `typeof`s. */
-function objectSchema<T extends object>(
-  fields: Record<string, 'string' | 'number' | 'boolean'>,
-): StandardSchemaV1<unknown, T> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'test',
-      validate: (value) => {
-        if (typeof value !== 'object' || value === null)
-          return { issues: [{ message: 'expected an object' }] };
-        const issues = Object.entries(fields)
-          .filter(([key, type]) => typeof (value as Record<string, unknown>)[key] !== type)
-          .map(([key, type]) => ({ message: `expected ${type}`, path: [key] }));
-        return issues.length > 0 ? { issues } : { value: value as T };
-      },
-    },
-  };
-}
 
 const Decision = objectSchema<{ approved: boolean }>({ approved: 'boolean' });
 const Payment = objectSchema<{ cents: number }>({ cents: 'number' });
