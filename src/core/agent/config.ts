@@ -164,6 +164,13 @@ export interface RunOptionsBase {
   modelSettings?: ModelSettings;
   /** Observes this run only (after the agent's `onEvent`). */
   observer?: RunObserver;
+  /**
+   * Middleware for this run only, wrapped outside the agent's own `middleware` around every model
+   * call and tool execution of the run (handoffs included; an agent-as-tool's inner run is not):
+   * per-request logging, a test's stand-in, an eval's recorded traffic (`golem/evals` cassettes).
+   * Default none.
+   */
+  middleware?: readonly Middleware[];
   /** Deadline for this run in ms. */
   timeout?: number;
   /** Replaces the agent's `turnTimeout` for this run (ms; 0 = no turn deadline). */

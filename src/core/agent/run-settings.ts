@@ -9,6 +9,8 @@ import type { DeltaHandler } from '../contract/model';
 import type { ModelSettings } from '../contract/request';
 import { timeoutProblem } from '../kit/timeouts';
 import type { RunOptionsBase } from './config';
+import { runMiddleware, type RunMiddleware } from '../engine/run-middleware';
+import { ConfigError } from '../kit/config-error';
 
 /** The agent-level defaults a run's settings derive from. Internal. */
 export interface SettingsDefaults {
@@ -40,6 +42,7 @@ export function runSettings<Deps>(
   const turnProblem = timeoutProblem(turnTimeout);
   if (turnProblem !== undefined)
     throw new RunInputError(`turnTimeout ${turnProblem}, got ${String(turnTimeout)}`);
+  const middleware = runMiddlewareOption(options.middleware);
   const trace = defaults.startTrace?.({
     stream: onDelta !== undefined,
     conversation: options.conversation,
@@ -59,6 +62,7 @@ export function runSettings<Deps>(
     settings: Object.keys(merged).length === 0 ? undefined : merged,
     onDelta,
     turnTimeout,
+    middleware,
     release:
       trace === undefined
         ? release
@@ -70,6 +74,16 @@ export function runSettings<Deps>(
   });
 }
 
+/** The run's `middleware` option, resolved; a malformed one is a `RunInputError`. */
+function runMiddlewareOption(list: unknown): RunMiddleware | undefined {
+  try {
+    return runMiddleware(list);
+  } catch (error) {
+    if (ConfigError.is(error)) throw new RunInputError(error.message);
+    throw error;
+  }
+}
+
 /** A run's settings; `signal` and `aborted` read through the run's (possibly lazy) signal. */
 class Settings<Deps> implements RunSettings<Deps> {
   readonly deps: Deps;
@@ -79,6 +93,7 @@ class Settings<Deps> implements RunSettings<Deps> {
   readonly turnTimeout: number;
   readonly release: (error?: unknown) => void;
   readonly trace: TraceHandle | undefined;
+  readonly middleware: RunMiddleware | undefined;
   readonly owner: string | undefined;
   readonly conversationId: string | undefined;
 
@@ -93,6 +108,7 @@ class Settings<Deps> implements RunSettings<Deps> {
     this.turnTimeout = fields.turnTimeout;
     this.release = fields.release;
     this.trace = fields.trace;
+    this.middleware = fields.middleware;
     this.owner = fields.owner;
     this.conversationId = fields.conversationId;
   }

@@ -25,7 +25,9 @@ export function callOptions<Deps>(
   answering: Answering,
 ): GenerateOptions | undefined {
   if (!state.observed && config.prices === undefined)
-    return config.scoped ? { scope: callScope(state, turn, attempt) } : undefined;
+    return config.scoped || state.run.middleware !== undefined
+      ? { scope: callScope(state, turn, attempt) }
+      : undefined;
   const options: GenerateOptions = {
     onFallback: (transition) => {
       answering.name = transition.to;
@@ -40,7 +42,8 @@ export function callOptions<Deps>(
         });
     },
   };
-  if (config.scoped) options.scope = callScope(state, turn, attempt);
+  if (config.scoped || state.run.middleware !== undefined)
+    options.scope = callScope(state, turn, attempt);
   return options;
 }
 

@@ -1,13 +1,13 @@
 import { cancellationError } from '../errors/cancellation';
 import { isRetryable, retryAfterOf } from '../errors/errors';
 import type { Delta } from '../contract/delta';
-import type { GenerateOptions } from '../contract/model';
+import type { GenerateOptions, Model } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
 import type { ModelRequest } from '../contract/request';
 import type { ModelResponse } from '../contract/response';
 import { AttemptsExhaustedError, agentConfigError } from './errors';
 import { UsageLimitError } from './usage-limit';
-import type { EngineConfig } from './run-config';
+import type { EngineConfig, RunSettings } from './run-config';
 import type { RunProgress } from './run-progress';
 import { traced } from './instrumentation';
 import { callOptions, endEvent, price } from './model-turn-events';
@@ -63,7 +63,7 @@ export async function modelTurn<Deps>(
     try {
       const call = (): Promise<unknown> =>
         onDelta === undefined
-          ? config.model.generate(request, withSignal(options, deadline))
+          ? modelOf(config, state.run).generate(request, withSignal(options, deadline))
           : streamTurn(config, state, request, onDelta, deadline, options);
       const raw: unknown = await traced(state.run.trace, { kind: 'model', turn, attempt }, call);
       // A model that ignored its signal and answered late still timed out (as tools do).
@@ -121,7 +121,7 @@ async function streamTurn<Deps>(
   deadline: TurnDeadline,
   options: GenerateOptions | undefined,
 ): Promise<ModelResponse> {
-  const model = config.model;
+  const model = modelOf(config, state.run);
   if (!isStreamingModel(model))
     throw agentConfigError(
       `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
@@ -163,4 +163,9 @@ function withSignal(options: GenerateOptions | undefined, source: SignalSource):
     if (options.scope !== undefined) copy.scope = options.scope;
   }
   return withLazySignal(copy, source);
+}
+
+/** The model a run calls: the agent's, inside the run's own middleware when it has some. */
+function modelOf<Deps>(config: EngineConfig<Deps>, run: RunSettings<Deps>): Model {
+  return run.middleware === undefined ? config.model : run.middleware.wrapped(config.model);
 }

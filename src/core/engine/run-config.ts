@@ -12,6 +12,7 @@ import type { UsageLimit } from './usage-limit';
 import type { RunScope } from './run-signal';
 import type { CompactionPlan } from './compaction-plan';
 import type { Middleware } from './middleware';
+import type { RunMiddleware } from './run-middleware';
 import type { HandoffInputFilter } from './handoff-types';
 import type { OutputDecoder } from '../output/decoder';
 
@@ -93,6 +94,8 @@ export interface RunSettings<Deps> extends RunScope {
   readonly release: (error?: unknown) => void;
   /** The run's trace, when the agent has an `instrumentation` that traces it. */
   readonly trace?: TraceHandle | undefined;
+  /** The run's own middleware (`run(prompt, { middleware })`), outside the agent's; absent: none. */
+  readonly middleware?: RunMiddleware | undefined;
 }
 
 /** An agent a run can hand off to, resolved. Internal. */

@@ -305,7 +305,11 @@ export function toolLayers<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
 ): ToolLayers | undefined {
-  const layers = config.toolMiddleware;
+  const own = state.run.middleware?.tool;
+  const layers =
+    own === undefined || own.length === 0
+      ? config.toolMiddleware
+      : [...own, ...(config.toolMiddleware ?? [])];
   if (layers === undefined) return undefined;
   const { agent, runId, owner, conversationId } = state.origin;
   return {
