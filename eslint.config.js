@@ -53,7 +53,11 @@ const LAYERS = [
     may: [...corePorts, 'src/workflows/index.ts'],
     libraries: ['pg', 'better-sqlite3', 'sqlite-vec', 'ioredis'],
   },
-  { folder: 'src/otel', may: [...corePorts, 'src/providers'], libraries: ['@opentelemetry/*'] },
+  {
+    folder: 'src/otel',
+    may: [...corePorts, 'src/providers', 'src/evals/index.ts'],
+    libraries: ['@opentelemetry/*'],
+  },
   {
     folder: 'src/queue',
     may: [...corePorts, 'src/workflows/index.ts'],
@@ -63,9 +67,10 @@ const LAYERS = [
   { folder: 'src/memory', may: corePorts },
   { folder: 'src/middleware', may: corePorts, libraries: ['rate-limiter-flexible'] },
   { folder: 'src/workflows', may: corePorts },
+  { folder: 'src/evals', may: corePorts },
   {
     folder: 'decorators',
-    may: ['src/core/index.ts', 'src/core/kit', 'src/workflows/index.ts'],
+    may: ['src/core/index.ts', 'src/core/kit', 'src/workflows/index.ts', 'src/evals/index.ts'],
     libraries: [
       'reflect-metadata',
       'class-validator',
@@ -83,6 +88,7 @@ const LAYERS = [
       'src/mcp/index.ts',
       'src/memory/index.ts',
       'src/workflows/index.ts',
+      'src/evals/index.ts',
       'decorators',
     ],
     libraries: [

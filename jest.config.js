@@ -39,6 +39,7 @@ module.exports = {
     '^golem/memory$': '<rootDir>/src/memory/index.ts',
     '^golem/middleware$': '<rootDir>/src/middleware/index.ts',
     '^golem/workflows$': '<rootDir>/src/workflows/index.ts',
+    '^golem/evals$': '<rootDir>/src/evals/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

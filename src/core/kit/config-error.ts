@@ -27,7 +27,8 @@ export type ConfigComponent =
   | 'nestjs'
   | 'memory'
   | 'middleware'
-  | 'workflows';
+  | 'workflows'
+  | 'evals';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message
