@@ -31,6 +31,11 @@ const COMMANDS = {
     source: 'container/cli/mcp.ts',
     summary: 'mcp serve: serve an @Agent class (its @Tools and itself), Tools or an Agent over MCP',
   },
+  eval: {
+    module: 'dist/container/cli/eval.js',
+    source: 'container/cli/eval.ts',
+    summary: 'Run an experiment file: score a dataset, print the report, exit 1 below its thresholds',
+  },
 };
 
 function usage() {

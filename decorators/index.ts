@@ -89,6 +89,13 @@ export type {
   WorkflowOf,
 } from './workflow-from-class';
 
+export { Evaluator, evaluatorFromClass, isEvaluatorClass } from './evaluator';
+export type {
+  EvaluatorDecoratorOptions,
+  EvaluatorInstance,
+  EvaluatorClass,
+} from './evaluator';
+
 export { dtoSchema } from './schema/dto-schema';
 export { STANDARD_FORMATS } from './schema/canonical';
 export { validateDto, VALIDATOR_OPTIONS } from './validation/validate-dto';

@@ -13,3 +13,5 @@ export type { OtelInstrumentationOptions, ContentCaptureOptions } from './instru
 export { injectTraceContext, extractTraceContext, withTraceContext } from './propagation';
 export type { TraceCarrier } from './propagation';
 export { ATTR, EVENT, METRIC, SCOPE } from './semconv';
+export { evalTracing, EVAL_ATTR } from './eval-tracing';
+export type { EvalTracingOptions } from './eval-tracing';
