@@ -34,7 +34,8 @@ const COMMANDS = {
   eval: {
     module: 'dist/container/cli/eval.js',
     source: 'container/cli/eval.ts',
-    summary: 'Run an experiment file: score a dataset, print the report, exit 1 below its thresholds',
+    summary:
+      'Run an experiment file: score a dataset, print the report, exit 1 below its thresholds',
   },
 };
 

@@ -90,11 +90,7 @@ export type {
 } from './workflow-from-class';
 
 export { Evaluator, evaluatorFromClass, isEvaluatorClass } from './evaluator';
-export type {
-  EvaluatorDecoratorOptions,
-  EvaluatorInstance,
-  EvaluatorClass,
-} from './evaluator';
+export type { EvaluatorDecoratorOptions, EvaluatorInstance, EvaluatorClass } from './evaluator';
 
 export { dtoSchema } from './schema/dto-schema';
 export { STANDARD_FORMATS } from './schema/canonical';

@@ -12,6 +12,7 @@ import { insideCassette, isInsideCassette } from './cassette-context';
 import { requestFingerprint, requestSummary } from './cassette-fingerprint';
 import { EvalError } from './eval-error';
 import { toJsonValue } from './evidence';
+import { scrubSecrets } from '../core/kit/scrub-secrets';
 
 const RECORD_AGAIN = "record again with --record / mode 'record'";
 
@@ -93,10 +94,11 @@ function modelRecord(
   return deltas === undefined ? record : { ...record, deltas };
 }
 
+/** A tool's error as the cassette keeps it, its text scrubbed of anything shaped like a secret. */
 function storedError(error: unknown): { name: string; message: string } {
-  if (ModelRetry.is(error)) return { name: 'ModelRetry', message: error.reason };
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
+  if (ModelRetry.is(error)) return { name: 'ModelRetry', message: scrubSecrets(error.reason, []) };
+  if (error instanceof Error) return { name: error.name, message: scrubSecrets(error.message, []) };
+  return { name: 'Error', message: scrubSecrets(String(error), []) };
 }
 
 /** Where a replayed cassette came from, for its errors. */

@@ -99,14 +99,14 @@ export async function runExperiment<Input, Output, Expected = unknown>(
   });
   throwIfCancelled(signal);
 
+  // Runs grouped by case in one pass (jobs are in case order, repeats in order).
+  const byCase = dataset.cases.map((): CaseRun[] => []);
+  for (const [i, job] of jobs.entries()) {
+    const run = runs[i];
+    if (run !== undefined) byCase[job.index]?.push(run);
+  }
   const cases = dataset.cases.map((evalCase, index) =>
-    buildCaseReport(
-      evalCase,
-      jobs.flatMap((job, i) => {
-        const run = runs[i];
-        return job.index === index && run !== undefined ? [run] : [];
-      }),
-    ),
+    buildCaseReport(evalCase, byCase[index] ?? []),
   );
   return {
     golemEvalReport: 1,

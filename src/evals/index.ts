@@ -22,6 +22,7 @@ export type { GenerateCasesOptions } from './generate-cases';
 // Evaluators.
 export type { Evaluator, EvalContext, EvalScore, EvaluatorResult, EvalToolCall } from './evaluator';
 export { evaluator } from './evaluators/custom';
+export type { CustomEvaluatorOptions } from './evaluators/custom';
 export { equals } from './evaluators/equals';
 export { contains } from './evaluators/contains';
 export type { Needle, ContainsOptions } from './evaluators/contains';

@@ -54,6 +54,7 @@ const TYPESCRIPT_EXAMPLES = [
   'spend-caps',
   'handoffs',
   'workflow-approval',
+  'evals',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(

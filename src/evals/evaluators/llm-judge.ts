@@ -115,7 +115,7 @@ export function judgePrompt(
 
 /**
  * An LLM-as-judge evaluator: a golem `Agent` on `model` grades the output against `rubric` with
- * native structured output (`{ reasoning, pass, score }`, see {@link JUDGE_VERDICT_SCHEMA}). The
+ * native structured output (`{ reasoning, pass, score }`, the verdict schema). The
  * prompt quotes the rubric, the input and expected (unless `include` says otherwise), the
  * transcript (when `include.transcript`) and the output, verbatim in fenced sections. The
  * judge's reasoning becomes the reason; its tokens (and cost, with `prices`) are reported apart
