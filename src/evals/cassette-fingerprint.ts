@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { encodeMessages } from '../core/index';
 import type { Message, ModelRequest } from '../core/index';
+import { scrubSecrets } from '../core/kit/scrub-secrets';
 
 /**
  * JSON text of `value` with object keys sorted, `undefined` fields (and functions, symbols) left
@@ -41,7 +42,10 @@ export function requestFingerprint(request: ModelRequest): string {
 /** Longest excerpt of the last message kept in a cassette (for people reading the file). */
 const EXCERPT = 200;
 
-/** A readable summary of a request: its message count and an excerpt of the last message. */
+/**
+ * A readable summary of a request: its message count and an excerpt of the last message (with
+ * credential shapes scrubbed).
+ */
 export function requestSummary(request: ModelRequest): { messages: number; last: string } {
   const last = request.messages[request.messages.length - 1];
   return { messages: request.messages.length, last: excerpt(last) };
@@ -52,6 +56,10 @@ function excerpt(message: Message | undefined): string {
   const text =
     message.content ??
     (message.toolCalls !== undefined ? message.toolCalls.map((c) => c.name).join(', ') : '');
-  const head = message.role === 'tool' ? `[${message.toolName ?? 'tool'}] ${text}` : text;
+  // Credential shapes (a key a tool echoed) never reach the file's readable excerpt.
+  const head = scrubSecrets(
+    message.role === 'tool' ? `[${message.toolName ?? 'tool'}] ${text}` : text,
+    [],
+  );
   return head.length <= EXCERPT ? head : `${head.slice(0, EXCERPT - 1)}…`;
 }

@@ -108,3 +108,36 @@ describe('LLM judges and cassettes', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('what a cassette keeps of a failing tool', () => {
+  test('a tool’s correction text is scrubbed of credential shapes before it is written', async () => {
+    const { defineTool, ModelRetry } = await import('golem');
+    const { toolCallResponse } = await import('golem/testing');
+    const leaky = defineTool({
+      name: 'leaky',
+      description: 'fails with its key in the message',
+      schema: { type: 'object', properties: {} },
+      execute: () => {
+        throw new ModelRetry('upstream refused key sk-live1234567890abcdefXYZ (401)');
+      },
+    });
+    const agent = new Agent({
+      model: new ScriptedModel([
+        toolCallResponse([{ id: 'c1', name: 'leaky' }]),
+        textResponse('The tool failed.'),
+      ]),
+      tools: [leaky],
+      toolRetries: 1,
+    });
+    const report = await runExperiment({
+      name: 'leak',
+      dataset: defineDataset({ name: 'one', cases: [{ name: 'one', input: 'go' }] }),
+      task: agent,
+      cassettes: { dir, mode: 'record' },
+    });
+    expect(report.cases[0]?.runs[0]?.error).toBeUndefined();
+    const text = fs.readFileSync(path.join(dir, 'one.json'), 'utf8');
+    expect(text).toContain('upstream refused key [redacted] (401)');
+    expect(text).not.toContain('sk-live1234567890');
+  });
+});

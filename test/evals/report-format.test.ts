@@ -87,6 +87,20 @@ describe('formatReport', () => {
     expect(row).toContain('…');
     expect(row?.length).toBeLessThanOrEqual(80);
   });
+
+  test('a long list of failing evaluators is shortened before the case names', () => {
+    const text = formatReport(weatherReport(), { width: 100 });
+    const paris = text.split('\n').find((line) => line.trimStart().startsWith('paris'));
+    expect(paris).toMatch(/^ {2}paris\s/);
+    expect(paris).toContain('0/2 ✗ contains, calledTool(…');
+    expect(paris?.length).toBeLessThanOrEqual(100);
+  });
+
+  test('timing: false leaves out when the experiment started and how long it took', () => {
+    const header = formatReport(weatherReport(), { timing: false }).split('\n')[0];
+    expect(header).toBe('Experiment weather-agent  dataset weather');
+    expect(formatReport(weatherReport()).split('\n')[0]).toContain('took 1.23s');
+  });
 });
 
 describe('formatComparison', () => {
