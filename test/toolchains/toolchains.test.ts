@@ -236,9 +236,13 @@ describe('Vitest', () => {
   };
 
   test(
-    'with unplugin-swc (the testing guide setup): a decorated agent relying on metadata runs',
+    'with unplugin-swc (the testing guide setup): a decorated agent relying on metadata runs, and expect(report).toPass() works',
     async () => {
-      await expectVitest('vitest.swc.config.mts', withMetadata);
+      await expectVitest('vitest.swc.config.mts', {
+        ...withMetadata,
+        'evalMatchers toPass passes a report at its thresholds': 'passed',
+        'evalMatchers toPass fails below them, naming the threshold and the failing case': 'passed',
+      });
     },
     LIMIT_MS,
   );
