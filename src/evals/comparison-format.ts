@@ -1,4 +1,5 @@
 import {
+  caseMove,
   formatCostDelta,
   formatMsDelta,
   formatPercent,
@@ -70,8 +71,8 @@ export function formatComparison(
       const row = [
         terminalText(c.name),
         coloured,
-        side(c, 'passRate'),
-        side(c, 'meanScore'),
+        caseMove(c, 'passRate', '-'),
+        caseMove(c, 'meanScore', '-'),
         truncate(evaluatorMoves(c), 40),
         c.outputChanged ? 'yes' : '',
       ];
@@ -104,13 +105,6 @@ export function formatComparison(
     );
   }
   return lines.join('\n');
-}
-
-function side(c: CaseComparison, key: 'passRate' | 'meanScore'): string {
-  const show = key === 'passRate' ? formatPercent : formatScore;
-  const before = c.baseline === undefined ? '-' : show(c.baseline[key]);
-  const after = c.candidate === undefined ? '-' : show(c.candidate[key]);
-  return before === after ? after : `${before} → ${after}`;
 }
 
 function evaluatorMoves(c: CaseComparison): string {

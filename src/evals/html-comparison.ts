@@ -1,11 +1,11 @@
 import { escapeHtml } from './html-escape';
 import { CHANGE_BADGE, card } from './html-widgets';
 import {
+  caseMove,
   formatCostDelta,
   formatMsDelta,
   formatPercent,
   formatRateDelta,
-  formatScore,
   formatScoreDelta,
 } from './report-numbers';
 import type { CaseChange, CaseComparison, Comparison } from './report-types';
@@ -61,7 +61,7 @@ export function comparisonSection(comparison: Comparison): string {
   const rows = sorted.map(
     (c) =>
       `<tr class="${c.change}"><td>${CHANGE_BADGE[c.change]}</td><td class="name">${escapeHtml(c.name)}</td>` +
-      `<td class="num">${moved(c, 'passRate')}</td><td class="num">${moved(c, 'meanScore')}</td>` +
+      `<td class="num">${caseMove(c, 'passRate', '–')}</td><td class="num">${caseMove(c, 'meanScore', '–')}</td>` +
       `<td>${evaluatorMoves(c)}</td><td>${c.outputChanged ? 'changed' : ''}</td>` +
       (judged ? `<td class="reason">${judgeCell(c)}</td>` : '') +
       '</tr>',
@@ -79,13 +79,6 @@ export function comparisonSection(comparison: Comparison): string {
         `</tr></thead><tbody>${rows.join('')}</tbody></table></div>`) +
     '</section>'
   );
-}
-
-function moved(c: CaseComparison, key: 'passRate' | 'meanScore'): string {
-  const show = key === 'passRate' ? formatPercent : formatScore;
-  const before = c.baseline === undefined ? '–' : show(c.baseline[key]);
-  const after = c.candidate === undefined ? '–' : show(c.candidate[key]);
-  return before === after ? after : `${before} → ${after}`;
 }
 
 function evaluatorMoves(c: CaseComparison): string {

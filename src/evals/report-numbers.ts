@@ -1,4 +1,5 @@
 import type { Usage } from '../core/index';
+import type { CaseComparison } from './report-types';
 
 /**
  * How reports spell numbers, shared by the text, comparison and HTML renderers so all three
@@ -83,4 +84,19 @@ function sign(value: number): string {
 
 function trimZero(text: string): string {
   return text.endsWith('.0') ? text.slice(0, -2) : text;
+}
+
+/**
+ * A compared case's pass rate or mean score as `before → after` (one value when unchanged;
+ * `missing` stands for a side without the case).
+ */
+export function caseMove(
+  c: CaseComparison,
+  key: 'passRate' | 'meanScore',
+  missing: string,
+): string {
+  const show = key === 'passRate' ? formatPercent : formatScore;
+  const before = c.baseline === undefined ? missing : show(c.baseline[key]);
+  const after = c.candidate === undefined ? missing : show(c.candidate[key]);
+  return before === after ? after : `${before} → ${after}`;
 }
