@@ -114,7 +114,9 @@ function summaryCards(report: ExperimentReport): string {
       card(
         'Judges',
         formatCount(totalTokens(s.evaluatorUsage)),
-        `tokens · cost ${formatCost(s.evaluatorCost)}`,
+        s.evaluatorCost === undefined
+          ? 'tokens (not priced)'
+          : `tokens · cost ${formatCost(s.evaluatorCost)}`,
       ),
     );
   return `<section class="cards" id="summary" aria-label="Summary">${cards.join('')}</section>`;

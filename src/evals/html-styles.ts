@@ -38,6 +38,7 @@ a { color: var(--accent); }
 .card.bad { border-top-color: var(--fail); }
 .card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
 .card .value { font-size: 24px; font-weight: 650; margin: 2px 0; overflow-wrap: anywhere; }
+.card .value.long { font-size: 17px; line-height: 29px; }
 .card.ok .value { color: var(--pass); }
 .card.bad .value { color: var(--fail); }
 .card .detail { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }

@@ -6,7 +6,9 @@ import type { CaseChange } from './report-types';
 export function card(label: string, value: string, detail: string, tone?: 'ok' | 'bad'): string {
   return (
     `<div class="card${tone === undefined ? '' : ` ${tone}`}"><div class="label">${label}</div>` +
-    `<div class="value">${value}</div><div class="detail">${detail}</div></div>`
+    // A long value (a tiny cost, a delta) gets a smaller size instead of breaking mid-number.
+    `<div class="value${value.length > 7 ? ' long' : ''}">${value}</div>` +
+    `<div class="detail">${detail}</div></div>`
   );
 }
 

@@ -119,11 +119,13 @@ export function maxCost(amount: number, options: NamedOptions = {}): Evaluator {
         };
       }
       const pass = cost <= limit;
+      // Three significant digits: a sum of prices is rarely a round number (2.0549999e-5).
+      const shown = String(Number(cost.toPrecision(3)));
       return {
         pass,
         reason: pass
-          ? `cost ${cost} (limit ${limit})`
-          : `expected a cost of at most ${limit}, found ${cost}`,
+          ? `cost ${shown} (limit ${limit})`
+          : `expected a cost of at most ${limit}, found ${shown}`,
       };
     },
   };
