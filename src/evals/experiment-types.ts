@@ -1,4 +1,12 @@
-import type { Agent, JsonValue, Message, Middleware, RunObserver, Usage } from '../core/index';
+import type {
+  JsonValue,
+  Message,
+  Middleware,
+  Result,
+  RunObserver,
+  RunOptions,
+  Usage,
+} from '../core/index';
 import type { Dataset } from './case';
 import type { Evaluator } from './evaluator';
 import type { ExperimentReport, Thresholds } from './report-types';
@@ -46,11 +54,17 @@ export interface TaskEvidence<Output> {
   readonly cost?: number | { readonly total: number };
 }
 
+/**
+ * An agent as an experiment's task: any golem `Agent` whose output is `Output`, whatever its
+ * `Deps` (each case gives its own `deps`). Only `run` is used.
+ */
+export interface AgentTask<Output> {
+  run(prompt: string, options: RunOptions<unknown>): Promise<Result<Output>>;
+}
+
 /** A task: an agent (run on each case's prompt) or any async function of the case input. */
 export type Task<Input, Output> =
-  | Agent<unknown, Output>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an agent of any deps
-  | Agent<any, Output, boolean>
+  | AgentTask<Output>
   | ((
       input: Input,
       ctx: TaskContext,

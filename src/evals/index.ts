@@ -57,6 +57,7 @@ export { defineExperiment } from './define-experiment';
 export { evalCassette } from './cassette-context';
 export type {
   AgentCaseInput,
+  AgentTask,
   EvalRunOptions,
   TaskContext,
   TaskEvidence,
