@@ -32,7 +32,7 @@ export interface EvalContext<Input = unknown, Output = unknown, Expected = unkno
   readonly events: readonly RunEvent[];
   /** The tool calls of the transcript, in order. */
   readonly toolCalls: readonly EvalToolCall[];
-  /** Model turns taken (assistant messages in the transcript, or model requests). */
+  /** Model turns taken: the observed runs' successful model calls (history given to a run does not count), else the transcript's assistant messages. */
   readonly turns: number;
   /** Model requests made. */
   readonly requests: number;

@@ -8,7 +8,7 @@ export interface RunEvidence {
   readonly output: unknown;
   readonly messages: readonly Message[];
   readonly toolCalls: readonly EvalToolCall[];
-  /** Assistant messages in the transcript. */
+  /** Model turns: the observed runs' successful model calls, else the transcript's assistant messages. */
   readonly turns: number;
   readonly requests: number;
   readonly usage: Usage;
@@ -38,7 +38,7 @@ export function evidenceOf(value: unknown, events: readonly RunEvent[]): RunEvid
   const usage = isRecord(value['usage'])
     ? addUsage(emptyUsage(), value['usage'] as unknown as Usage)
     : null;
-  const turns = assistantTurns(messages);
+  const turns = turnsFrom(events) ?? assistantTurns(messages);
   const requests =
     typeof value['requests'] === 'number' ? value['requests'] : requestsFrom(events, turns);
   const evidence: RunEvidence = {
@@ -65,6 +65,21 @@ function plainEvidence(output: unknown, events: readonly RunEvent[]): RunEvidenc
     usage: usageFrom(events),
     cost: undefined,
   };
+}
+
+/**
+ * Model turns the observed runs took: their successful model calls (a retried call counts once;
+ * history given to the run does not count). `undefined` when no run was observed.
+ */
+function turnsFrom(events: readonly RunEvent[]): number | undefined {
+  let turns = 0;
+  let observed = false;
+  for (const event of events) {
+    if (event.kind !== 'model_end') continue;
+    observed = true;
+    if (!('error' in event) || event.error === undefined) turns += 1;
+  }
+  return observed ? turns : undefined;
 }
 
 function assistantTurns(messages: readonly Message[]): number {

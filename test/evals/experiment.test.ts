@@ -598,3 +598,50 @@ describe('options', () => {
     await expect(run).rejects.toMatchObject({ name: 'CancelledError' });
   });
 });
+
+describe('turns', () => {
+  test('count the run’s own model turns: history given to the case does not count, a retried call counts once', async () => {
+    let calls = 0;
+    const model = new FunctionModel(() => {
+      calls += 1;
+      if (calls === 1) throw new ModelHTTPError({ status: 503, message: 'busy', provider: 'test' });
+      return textResponse('Still sunny.');
+    });
+    const agent = new Agent({ model, maxAttempts: 2, retryBackoff: () => 0 });
+    const seen: number[] = [];
+    const report = await runExperiment({
+      name: 'turns',
+      dataset: {
+        name: 'd',
+        cases: [
+          {
+            name: 'follow-up',
+            input: {
+              prompt: 'And tomorrow?',
+              history: [
+                { role: 'user', content: 'Weather?' },
+                { role: 'assistant', content: 'Sunny.' },
+                { role: 'user', content: 'Sure?' },
+                { role: 'assistant', content: 'Yes.' },
+              ],
+            },
+          },
+        ],
+        evaluators: [
+          {
+            name: 'turns',
+            evaluate: (ctx: EvalContext) => {
+              seen.push(ctx.turns);
+              return true;
+            },
+          },
+        ],
+      },
+      task: agent,
+    });
+    expect(report.cases[0]?.runs[0]?.error).toBeUndefined();
+    expect(seen).toEqual([1]);
+    expect(report.cases[0]?.runs[0]?.turns).toBe(1);
+    expect(report.cases[0]?.runs[0]?.requests).toBe(2);
+  });
+});
