@@ -68,6 +68,7 @@ const LAYERS = [
   { folder: 'src/middleware', may: corePorts, libraries: ['rate-limiter-flexible'] },
   { folder: 'src/workflows', may: corePorts },
   { folder: 'src/evals', may: corePorts },
+  { folder: 'src/a2a', may: corePorts },
   {
     folder: 'decorators',
     may: ['src/core/index.ts', 'src/core/kit', 'src/workflows/index.ts', 'src/evals/index.ts'],

@@ -18,7 +18,7 @@ module.exports = {
   ],
   transform: { '^.+\\.[tj]s$': ['@swc/jest', { ...swc, swcrc: false }] },
   transformIgnorePatterns: [
-    '/node_modules/(?!(inversify|@inversifyjs|arktype|@ark|arkregex|@nestjs)/)',
+    '/node_modules/(?!(inversify|@inversifyjs|arktype|@ark|arkregex|@nestjs|jose)/)',
   ],
   moduleNameMapper: {
     '^golem$': '<rootDir>/src/core/index.ts',

@@ -28,7 +28,8 @@ export type ConfigComponent =
   | 'memory'
   | 'middleware'
   | 'workflows'
-  | 'evals';
+  | 'evals'
+  | 'a2a';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message

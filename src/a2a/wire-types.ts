@@ -1,0 +1,456 @@
+/**
+ * The A2A 1.0 JSON-RPC wire shapes, as `@a2a-js/sdk` 1.3.0 serialises them (its ts-proto `toJSON`):
+ * enums travel as their names (`TASK_STATE_COMPLETED`, `ROLE_USER`), `oneof` fields as one present
+ * key (a Part is `{ text }`, `{ data }`, `{ url }` or `{ raw }`; a stream event is `{ task }`,
+ * `{ message }`, `{ statusUpdate }` or `{ artifactUpdate }`), and empty fields are omitted, so every
+ * field a peer may leave out is optional here.
+ */
+
+/** The well-known path of the agent card, relative to the agent's base URL (no leading slash). */
+export const CARD_PATH = '.well-known/agent-card.json';
+
+/** The A2A protocol version this module implements (Major.Minor). */
+export const PROTOCOL_VERSION = '1.0';
+
+/** The HTTP header carrying the A2A protocol version of a request. */
+export const VERSION_HEADER = 'A2A-Version';
+
+/** The HTTP header listing the A2A extensions a request uses. */
+export const EXTENSIONS_HEADER = 'A2A-Extensions';
+
+/** The protocol binding name of the JSON-RPC interface in `supportedInterfaces`. */
+export const JSONRPC_BINDING = 'JSONRPC';
+
+/** The JSON-RPC method names of A2A 1.0. */
+export const A2A_METHODS = {
+  send: 'SendMessage',
+  stream: 'SendStreamingMessage',
+  getTask: 'GetTask',
+  listTasks: 'ListTasks',
+  cancelTask: 'CancelTask',
+  subscribe: 'SubscribeToTask',
+  getExtendedCard: 'GetExtendedAgentCard',
+} as const;
+
+/** One A2A 1.0 JSON-RPC method name. */
+export type A2AMethod = (typeof A2A_METHODS)[keyof typeof A2A_METHODS];
+
+/** JSON-RPC error codes: the reserved ones and the A2A-specific ones. */
+export const A2A_ERROR_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  taskNotFound: -32001,
+  taskNotCancelable: -32002,
+  pushNotificationNotSupported: -32003,
+  unsupportedOperation: -32004,
+  contentTypeNotSupported: -32005,
+  invalidAgentResponse: -32006,
+  extendedCardNotConfigured: -32007,
+  extensionSupportRequired: -32008,
+  versionNotSupported: -32009,
+} as const;
+
+/** The task states, as their JSON names. */
+export const TASK_STATES = [
+  'TASK_STATE_UNSPECIFIED',
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+] as const;
+
+/** A task's lifecycle state. */
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** States after which a task never changes again. */
+export const TERMINAL_STATES: readonly TaskState[] = [
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+];
+
+/** States in which a task waits for the client (the next message resumes it). */
+export const INTERRUPTED_STATES: readonly TaskState[] = [
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+];
+
+/** The message roles, as their JSON names. */
+export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
+
+/** The sender of a message. */
+export type Role = (typeof ROLES)[number];
+
+/** Free-form metadata attached to most objects. */
+export type WireMetadata = Record<string, unknown>;
+
+/** Fields every part may carry, whatever its content. */
+export interface PartCommon {
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+  /** Optional file name. */
+  readonly filename?: string;
+  /** Media (MIME) type of the content. */
+  readonly mediaType?: string;
+}
+
+/** A text part. */
+export interface TextPart extends PartCommon {
+  /** The text. */
+  readonly text: string;
+}
+
+/** A structured-data part (any JSON value). */
+export interface DataPart extends PartCommon {
+  /** The JSON value. */
+  readonly data: unknown;
+}
+
+/** A file referenced by URL. */
+export interface UrlPart extends PartCommon {
+  /** The file's URL. */
+  readonly url: string;
+}
+
+/** A file carried inline, base64-encoded. */
+export interface RawPart extends PartCommon {
+  /** The file's bytes, base64. */
+  readonly raw: string;
+}
+
+/** One piece of message or artifact content: exactly one of `text`, `data`, `url`, `raw`. */
+export type Part = TextPart | DataPart | UrlPart | RawPart;
+
+/** One unit of communication between client and agent. */
+export interface Message {
+  /** Unique id chosen by the sender. */
+  readonly messageId: string;
+  /** The conversation this message belongs to. */
+  readonly contextId?: string;
+  /** The task this message belongs to (resumes or continues it). */
+  readonly taskId?: string;
+  /** Who sent it. */
+  readonly role: Role;
+  /** The content. */
+  readonly parts: readonly Part[];
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+  /** Extension URIs present in the message. */
+  readonly extensions?: readonly string[];
+  /** Other tasks this message refers to. */
+  readonly referenceTaskIds?: readonly string[];
+}
+
+/** A task's status: its state, an optional agent message and when it was recorded. */
+export interface TaskStatus {
+  /** The state. */
+  readonly state: TaskState;
+  /** An optional message from the agent (e.g. what input is required). */
+  readonly message?: Message;
+  /** ISO 8601 timestamp. */
+  readonly timestamp?: string;
+}
+
+/** An output of a task. */
+export interface Artifact {
+  /** Unique within the task. */
+  readonly artifactId: string;
+  /** Human-readable name. */
+  readonly name?: string;
+  /** Human-readable description. */
+  readonly description?: string;
+  /** The content (at least one part). */
+  readonly parts: readonly Part[];
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+  /** Extension URIs. */
+  readonly extensions?: readonly string[];
+}
+
+/** The unit of work of A2A. */
+export interface Task {
+  /** Server-chosen id. */
+  readonly id: string;
+  /** The conversation the task belongs to. */
+  readonly contextId: string;
+  /** Current status. */
+  readonly status: TaskStatus;
+  /** Outputs so far. */
+  readonly artifacts?: readonly Artifact[];
+  /** Messages exchanged so far. */
+  readonly history?: readonly Message[];
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+}
+
+/** A change of a task's status, sent on a stream. */
+export interface TaskStatusUpdateEvent {
+  /** The task. */
+  readonly taskId: string;
+  /** Its conversation. */
+  readonly contextId: string;
+  /** The new status. */
+  readonly status: TaskStatus;
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+}
+
+/** A new (or appended) artifact, sent on a stream. */
+export interface TaskArtifactUpdateEvent {
+  /** The task. */
+  readonly taskId: string;
+  /** Its conversation. */
+  readonly contextId: string;
+  /** The artifact (chunk). */
+  readonly artifact: Artifact;
+  /** Append to the artifact with the same id sent before. */
+  readonly append?: boolean;
+  /** The last chunk of this artifact. */
+  readonly lastChunk?: boolean;
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+}
+
+/** One event of a streaming response: exactly one key is present. */
+export type StreamResponse =
+  | { readonly task: Task }
+  | { readonly message: Message }
+  | { readonly statusUpdate: TaskStatusUpdateEvent }
+  | { readonly artifactUpdate: TaskArtifactUpdateEvent };
+
+/** The result of `SendMessage`: a task or a direct message. */
+export type SendMessageResult = { readonly task: Task } | { readonly message: Message };
+
+/** Options of a send request. */
+export interface SendMessageConfiguration {
+  /** Media types the client accepts for response parts. */
+  readonly acceptedOutputModes?: readonly string[];
+  /** Most recent history messages to return (0: none). */
+  readonly historyLength?: number;
+  /** Return at once instead of waiting for a terminal or interrupted state. */
+  readonly returnImmediately?: boolean;
+}
+
+/** Params of `SendMessage` / `SendStreamingMessage`. */
+export interface SendMessageParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The message. */
+  readonly message: Message;
+  /** Options. */
+  readonly configuration?: SendMessageConfiguration;
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+}
+
+/** Params of `GetTask`. */
+export interface GetTaskParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The task id. */
+  readonly id: string;
+  /** Most recent history messages to return. */
+  readonly historyLength?: number;
+}
+
+/** Params of `CancelTask` and `SubscribeToTask`. */
+export interface TaskIdParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The task id. */
+  readonly id: string;
+  /** Optional metadata. */
+  readonly metadata?: WireMetadata;
+}
+
+/** One interface of an agent: URL, binding and protocol version. */
+export interface AgentInterface {
+  /** Absolute URL of the endpoint. */
+  readonly url: string;
+  /** `JSONRPC`, `GRPC` or `HTTP+JSON`. */
+  readonly protocolBinding: string;
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** e.g. `1.0`. */
+  readonly protocolVersion: string;
+}
+
+/** The agent's provider. */
+export interface AgentProvider {
+  /** Website. */
+  readonly url: string;
+  /** Organisation name. */
+  readonly organization: string;
+}
+
+/** A protocol extension the agent supports. */
+export interface AgentExtension {
+  /** Extension URI. */
+  readonly uri: string;
+  /** How the agent uses it. */
+  readonly description?: string;
+  /** Clients must understand it. */
+  readonly required?: boolean;
+  /** Extension parameters. */
+  readonly params?: WireMetadata;
+}
+
+/** Optional capabilities of an agent. */
+export interface AgentCapabilities {
+  /** Supports `SendStreamingMessage` / `SubscribeToTask`. */
+  readonly streaming?: boolean;
+  /** Supports push notifications. */
+  readonly pushNotifications?: boolean;
+  /** Supported extensions. */
+  readonly extensions?: readonly AgentExtension[];
+  /** Serves an extended card to authenticated clients. */
+  readonly extendedAgentCard?: boolean;
+}
+
+/** A list of strings (scopes) in a security requirement. */
+export interface StringList {
+  /** The strings. */
+  readonly list?: readonly string[];
+}
+
+/** Security schemes required together, with their scopes. */
+export interface SecurityRequirement {
+  /** Scheme name → required scopes. */
+  readonly schemes?: Readonly<Record<string, StringList>>;
+}
+
+/** An API key in a header, query parameter or cookie. */
+export interface ApiKeySecurityScheme {
+  /** Description. */
+  readonly description?: string;
+  /** `header`, `query` or `cookie`. */
+  readonly location: string;
+  /** The header / parameter / cookie name. */
+  readonly name: string;
+}
+
+/** HTTP authentication (e.g. `Bearer`). */
+export interface HttpAuthSecurityScheme {
+  /** Description. */
+  readonly description?: string;
+  /** The Authorization scheme, e.g. `Bearer`. */
+  readonly scheme: string;
+  /** Token format hint, e.g. `JWT`. */
+  readonly bearerFormat?: string;
+}
+
+/** A security scheme: exactly one key is present (others kept opaque). */
+export type SecurityScheme =
+  | { readonly apiKeySecurityScheme: ApiKeySecurityScheme }
+  | { readonly httpAuthSecurityScheme: HttpAuthSecurityScheme }
+  | { readonly oauth2SecurityScheme: WireMetadata }
+  | { readonly openIdConnectSecurityScheme: WireMetadata }
+  | { readonly mtlsSecurityScheme: WireMetadata };
+
+/** A skill the agent advertises. */
+export interface AgentSkill {
+  /** Unique id. */
+  readonly id: string;
+  /** Name. */
+  readonly name: string;
+  /** Description. */
+  readonly description: string;
+  /** Keywords. */
+  readonly tags: readonly string[];
+  /** Example prompts. */
+  readonly examples?: readonly string[];
+  /** Input media types (overrides the card's). */
+  readonly inputModes?: readonly string[];
+  /** Output media types (overrides the card's). */
+  readonly outputModes?: readonly string[];
+  /** Security needed for this skill. */
+  readonly securityRequirements?: readonly SecurityRequirement[];
+}
+
+/** The self-description an agent serves at {@link CARD_PATH}. */
+export interface AgentCard {
+  /** Name. */
+  readonly name: string;
+  /** Description. */
+  readonly description: string;
+  /** Endpoints, preferred first. */
+  readonly supportedInterfaces: readonly AgentInterface[];
+  /** Provider. */
+  readonly provider?: AgentProvider;
+  /** The agent's version. */
+  readonly version: string;
+  /** Documentation URL. */
+  readonly documentationUrl?: string;
+  /** Capabilities. */
+  readonly capabilities?: AgentCapabilities;
+  /** Named security schemes. */
+  readonly securitySchemes?: Readonly<Record<string, SecurityScheme>>;
+  /** Which schemes a client must use. */
+  readonly securityRequirements?: readonly SecurityRequirement[];
+  /** Accepted input media types. */
+  readonly defaultInputModes: readonly string[];
+  /** Produced output media types. */
+  readonly defaultOutputModes: readonly string[];
+  /** Skills. */
+  readonly skills: readonly AgentSkill[];
+  /** JWS signatures (not verified by this module). */
+  readonly signatures?: readonly WireMetadata[];
+  /** Icon URL. */
+  readonly iconUrl?: string;
+}
+
+/** A JSON-RPC request id. */
+export type RpcId = string | number | null;
+
+/** A JSON-RPC 2.0 request. */
+export interface RpcRequest {
+  /** Always `2.0`. */
+  readonly jsonrpc: '2.0';
+  /** The request id (absent for notifications). */
+  readonly id?: RpcId;
+  /** The method. */
+  readonly method: string;
+  /** The params. */
+  readonly params?: unknown;
+}
+
+/** A JSON-RPC 2.0 error object. */
+export interface RpcError {
+  /** The code (see {@link A2A_ERROR_CODES}). */
+  readonly code: number;
+  /** A short message. */
+  readonly message: string;
+  /** Extra data. */
+  readonly data?: unknown;
+}
+
+/** A successful JSON-RPC 2.0 response. */
+export interface RpcSuccess {
+  /** Always `2.0`. */
+  readonly jsonrpc: '2.0';
+  /** The request's id. */
+  readonly id: RpcId;
+  /** The result. */
+  readonly result: unknown;
+}
+
+/** A failed JSON-RPC 2.0 response. */
+export interface RpcFailure {
+  /** Always `2.0`. */
+  readonly jsonrpc: '2.0';
+  /** The request's id (null when it could not be read). */
+  readonly id: RpcId;
+  /** The error. */
+  readonly error: RpcError;
+}
+
+/** A JSON-RPC 2.0 response. */
+export type RpcResponse = RpcSuccess | RpcFailure;
