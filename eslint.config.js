@@ -90,6 +90,7 @@ const LAYERS = [
       'src/memory/index.ts',
       'src/workflows/index.ts',
       'src/evals/index.ts',
+      'src/a2a/index.ts',
       'decorators',
     ],
     libraries: [
@@ -111,6 +112,7 @@ const LAYERS = [
       'src/queue/index.ts',
       'src/memory/index.ts',
       'src/workflows/index.ts',
+      'src/a2a/index.ts',
       'decorators/index.ts',
     ],
     libraries: ['reflect-metadata', '@nestjs/*', 'rxjs', 'bullmq', 'ioredis', '@nestjs/bullmq'],

@@ -40,6 +40,7 @@ module.exports = {
     '^golem/middleware$': '<rootDir>/src/middleware/index.ts',
     '^golem/workflows$': '<rootDir>/src/workflows/index.ts',
     '^golem/evals$': '<rootDir>/src/evals/index.ts',
+    '^golem/a2a$': '<rootDir>/src/a2a/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

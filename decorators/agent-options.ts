@@ -50,6 +50,11 @@ export interface AgentOptions {
   readonly hostedTools?: readonly HostedTool[];
   /** Guardrail objects for every instance (run before the class's `@Guardrail` methods of a phase). */
   readonly guardrails?: Guardrails;
+  /**
+   * What the agent does, for the agents and people choosing it (a handoff's default description,
+   * its A2A card); never sent to its own model.
+   */
+  readonly description?: string;
 }
 
 /** The option names `@Agent` accepts, for validation. */
@@ -71,4 +76,5 @@ export const AGENT_OPTION_NAMES: readonly (keyof AgentOptions)[] = Object.freeze
   'maxRetryWait',
   'hostedTools',
   'guardrails',
+  'description',
 ]);

@@ -23,6 +23,11 @@ export interface ServableAgent {
   readonly name: string;
   /** The agent's own run store, if any. */
   readonly store: RunStore | undefined;
+  /**
+   * What the agent is (a golem `Agent`'s `describe()`): the card's description, skills and output
+   * modes come from it unless overridden.
+   */
+  describe?(): ServableDescription;
   /** Runs the agent on a prompt. */
   run(prompt: string, options?: ServedRunOptions): Promise<Result<unknown>>;
   /** Resumes a paused run with the client's decisions. */
@@ -31,4 +36,14 @@ export interface ServableAgent {
     results: DeferredResults,
     options?: { signal?: AbortSignal; store?: RunStore; owner?: string },
   ): Promise<Result<unknown>>;
+}
+
+/** What the card generator reads of an agent's `describe()`. */
+export interface ServableDescription {
+  /** What the agent does. */
+  readonly description: string | undefined;
+  /** The tools its model is offered. */
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  /** Its structured output's JSON Schema; `undefined` for text. */
+  readonly output: unknown;
 }

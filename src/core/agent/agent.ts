@@ -45,6 +45,7 @@ import { activeAgent, registerHandoffTarget } from './handoffs';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
 import type { OutputDecoder } from '../output/decoder';
 import { decodeText } from '../output/decode-text';
+import { describeAgent, type AgentDescription } from './description';
 
 export type { RunStream } from './stream';
 
@@ -59,6 +60,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   protected readonly decoder: OutputDecoder<Output>;
   /** The name stored with this agent's durable runs; default `'agent'`. */
   readonly name: string;
+  /** What the agent does (its `description`), if given. */
+  readonly description: string | undefined;
   /** Where this agent's runs are checkpointed, if anywhere (see durable runs). */
   readonly store: RunStore | undefined;
   private readonly instructions: Instructions<Deps> | undefined;
@@ -68,7 +71,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
 
   constructor(config: AgentConfig<Deps, Output> & { deferredTools?: Pausable }) {
     this.engine = resolveConfig(config);
-    ({ name: this.name, store: this.store } = durableConfig(config));
+    ({ name: this.name, description: this.description, store: this.store } = durableConfig(config));
     this.decoder =
       config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
@@ -110,6 +113,21 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     } finally {
       state.run.release();
     }
+  }
+
+  /**
+   * What this agent is: name, description, fixed instructions, the tools its model is offered,
+   * its handoff targets, output schema, whether it streams and may pause. For the tools that
+   * present an agent (an A2A card, a studio); a snapshot.
+   */
+  describe(): AgentDescription {
+    return describeAgent(
+      this.name,
+      this.description,
+      this.instructions,
+      this.engine,
+      this.streaming,
+    );
   }
 
   /** Whether this agent's model streams (`runStream`, and `onDelta` on resumes, need it). */

@@ -90,6 +90,12 @@ export interface AgentConfig<Deps, Output> {
    */
   name?: string;
   /**
+   * What the agent does, in a sentence or two, for the agents and people choosing it: the
+   * default description of a handoff to it, its A2A agent card (`golem/a2a`) and
+   * {@link Agent.describe}. Never sent to its own model. Default none.
+   */
+  description?: string;
+  /**
    * Traces and measures every run (e.g. `otelInstrumentation()` from `golem/otel`: OpenTelemetry
    * GenAI spans and metrics). Default none.
    */

@@ -114,6 +114,7 @@ function handoffRoute<Deps>(entry: unknown, where: string): HandoffRoute<Deps> {
     throw agentConfigError(`${where}: \`description\` must be a string`);
   let resolve: () => HandoffTarget<Deps>;
   let agentName: string;
+  let about: string | undefined;
   if (typeof agent === 'function') {
     if (typeof name !== 'string')
       throw agentConfigError(
@@ -125,6 +126,8 @@ function handoffRoute<Deps>(entry: unknown, where: string): HandoffRoute<Deps> {
   } else {
     const target = handoffTarget<Deps>(agent, where);
     agentName = typeof name === 'string' ? name : target.name;
+    const said = (agent as { description?: unknown }).description;
+    about = typeof said === 'string' && said.trim() !== '' ? said.trim() : undefined;
     resolve = () => target;
   }
   if (!NAME.test(agentName))
@@ -135,7 +138,7 @@ function handoffRoute<Deps>(entry: unknown, where: string): HandoffRoute<Deps> {
     name: transferToolName(agentName),
     description:
       description ??
-      `Hand the conversation over to the ${agentName} agent, which continues it from here.`,
+      `Hand the conversation over to the ${agentName} agent, which continues it from here.${about === undefined ? '' : ` About it: ${about}`}`,
     schema: { type: 'object', properties: {}, additionalProperties: false },
   };
   return {

@@ -296,14 +296,17 @@ function resolveChoice<Deps>(
 
 const STORE_METHODS = ['getRun', 'getConversation', 'listRuns', 'replaceRun', 'transaction', 'now'];
 
-/** Validates the agent's `name` and `store` (after the engine options). Internal. */
-export function durableConfig(config: { name?: unknown; store?: unknown }): {
+/** Validates the agent's `name`, `description` and `store` (after the engine options). Internal. */
+export function durableConfig(config: { name?: unknown; description?: unknown; store?: unknown }): {
   name: string;
+  description: string | undefined;
   store: RunStore | undefined;
 } {
-  const { name, store } = config;
+  const { name, description, store } = config;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw agentConfigError('Agent `name` must be a non-empty string (it is stored with its runs)');
+  if (description !== undefined && typeof description !== 'string')
+    throw agentConfigError('Agent `description` must be a string');
   if (store !== undefined) {
     const missing = isRecord(store)
       ? STORE_METHODS.filter((m) => typeof store[m] !== 'function')
@@ -313,7 +316,11 @@ export function durableConfig(config: { name?: unknown; store?: unknown }): {
         `Agent \`store\` must be a RunStore (e.g. sqliteStore() from golem/stores/sqlite); it lacks ${missing.join(', ')}`,
       );
   }
-  return { name: name ?? 'agent', store: store as RunStore | undefined };
+  return {
+    name: name ?? 'agent',
+    description: description === '' ? undefined : (description as string | undefined),
+    store: store as RunStore | undefined,
+  };
 }
 
 /** Throws `ConfigError` when `model` cannot stream (a run asked for deltas). Internal. */

@@ -1,0 +1,55 @@
+/**
+ * `golem/a2a`: the Agent2Agent protocol (A2A 1.0, JSON-RPC binding). Serve golem agents to any
+ * A2A client with a card generated from the agent (`createA2AServer`), and call remote A2A agents
+ * as tools, handoff targets or directly (`connectA2A`).
+ * @packageDocumentation
+ */
+export { createA2AServer, type A2AServer } from './server/server';
+export type { A2AServerOptions, AgentCardOverrides } from './server/server-options';
+export { agentCard, type AgentCardOptions } from './server/card';
+export type { ServableAgent, ServedRunOptions } from './server/servable-agent';
+export { connectA2A } from './client/connect';
+export type { A2AConnection, A2AInput } from './client/connection-types';
+export type {
+  ConnectA2AOptions,
+  A2ASendOptions,
+  A2ACallOptions,
+  A2AToolOptions,
+} from './client/options';
+export { isA2AError, type A2AFailure } from './wire-check';
+export {
+  A2A_ERROR_CODES,
+  A2A_METHODS,
+  CARD_PATH,
+  PROTOCOL_VERSION,
+  TASK_STATES,
+  type A2AMethod,
+  type AgentCapabilities,
+  type AgentCard,
+  type AgentExtension,
+  type AgentInterface,
+  type AgentProvider,
+  type AgentSkill,
+  type ApiKeySecurityScheme,
+  type Artifact,
+  type DataPart,
+  type HttpAuthSecurityScheme,
+  type Message,
+  type Part,
+  type PartCommon,
+  type RawPart,
+  type Role,
+  type SecurityRequirement,
+  type SecurityScheme,
+  type SendMessageResult,
+  type StreamResponse,
+  type StringList,
+  type Task,
+  type TaskArtifactUpdateEvent,
+  type TaskState,
+  type TaskStatus,
+  type TaskStatusUpdateEvent,
+  type TextPart,
+  type UrlPart,
+  type WireMetadata,
+} from './wire-types';
