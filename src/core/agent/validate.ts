@@ -318,7 +318,7 @@ export function durableConfig(config: { name?: unknown; description?: unknown; s
   }
   return {
     name: name ?? 'agent',
-    description: description === '' ? undefined : (description as string | undefined),
+    description: description === '' ? undefined : description,
     store: store as RunStore | undefined,
   };
 }
