@@ -10,11 +10,14 @@ export { agentCard, type AgentCardOptions } from './server/card';
 export type { ServableAgent, ServedRunOptions } from './server/servable-agent';
 export { connectA2A } from './client/connect';
 export type { A2AConnection, A2AInput } from './client/connection-types';
+export { pendingA2ATask, type PendingA2ATask } from './client/pending-task';
 export type {
   ConnectA2AOptions,
   A2ASendOptions,
   A2ACallOptions,
   A2AToolOptions,
+  A2AAgentOptions,
+  A2AAnswer,
 } from './client/options';
 export { isA2AError, type A2AFailure } from './wire-check';
 export {

@@ -17,10 +17,11 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { Agent, isCancellation } from 'golem';
+import { Agent, ConfigError, isCancellation } from 'golem';
 import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { connectA2A } from '../../src/a2a/client/connect';
 import type { A2AConnection } from '../../src/a2a/client/connection-types';
+import { pendingA2ATask } from '../../src/a2a/client/pending-task';
 
 function textPart(value: string): Part {
   return {
@@ -47,7 +48,26 @@ function agentMessage(text: string, taskId: string, contextId: string): Message 
 /** Held executions: a message "wait" blocks until the task is cancelled. */
 class EchoExecutor implements AgentExecutor {
   readonly cancelled: string[] = [];
+  private readonly onCancel: (() => void)[] = [];
+
+  /** Resolves once a task was canceled (or at once if one was). */
+  untilCancelled(): Promise<void> {
+    if (this.cancelled.length > 0) return Promise.resolve();
+    return new Promise((resolve) => this.onCancel.push(resolve));
+  }
   private readonly waiting = new Map<string, () => void>();
+  private readonly held: (() => void)[] = [];
+
+  /** How many tasks wait to be canceled. */
+  holding(): number {
+    return this.waiting.size;
+  }
+
+  /** Resolves once a task waits (or at once if one does). */
+  untilHolding(): Promise<void> {
+    if (this.waiting.size > 0) return Promise.resolve();
+    return new Promise((resolve) => this.held.push(resolve));
+  }
 
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = context;
@@ -74,7 +94,10 @@ class EchoExecutor implements AgentExecutor {
     );
     if (text === 'wait') {
       // Ends when cancelTask publishes the CANCELED status.
-      await new Promise<void>((resolve) => this.waiting.set(taskId, resolve));
+      await new Promise<void>((resolve) => {
+        this.waiting.set(taskId, resolve);
+        for (const wake of this.held.splice(0)) wake();
+      });
       bus.finished();
       return;
     }
@@ -140,6 +163,7 @@ class EchoExecutor implements AgentExecutor {
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     this.cancelled.push(taskId);
+    for (const wake of this.onCancel.splice(0)) wake();
     bus.publish(
       AgentEvent.statusUpdate({
         taskId,
@@ -386,15 +410,113 @@ test('a task waiting for input is resumed by the next message naming it', async 
   ]);
 });
 
-test('asTool reports a task waiting for input as a tool failure carrying the question', async () => {
+test("asTool({ inputRequired: 'model' }) feeds a task waiting for input back with the question", async () => {
   const { connection } = await connect(false);
   const model = new ScriptedModel([
     toolCallResponse([{ id: 'c1', name: 'SDK_Echo', args: { message: 'ask' } }]),
     textResponse('it asked'),
   ]);
-  const agent = new Agent({ model, tools: [connection.asTool()], toolRetries: 1 });
+  const agent = new Agent({
+    model,
+    tools: [connection.asTool({ inputRequired: 'model' })],
+    toolRetries: 1,
+  });
   expect((await agent.run('go')).output).toBe('it asked');
   const fed = JSON.stringify(model.requests[1]?.messages);
   expect(fed).toContain('needs more input');
   expect(fed).toContain('which city?');
+});
+
+describe.each([
+  ['streaming', true],
+  ['blocking', false],
+])('input-required pauses the golem run (%s)', (_label, streaming) => {
+  test('the run pauses on the call; answer() resumes the remote task; resume completes', async () => {
+    const { connection } = await connect(streaming);
+    const model = new ScriptedModel([
+      toolCallResponse([{ id: 'c1', name: 'SDK_Echo', args: { message: 'ask' } }]),
+      textResponse('booked in Paris'),
+    ]);
+    const agent = new Agent({ model, tools: [connection.asTool()], deferredTools: true });
+    const paused = await agent.run('book it');
+    if (paused.pending === undefined) throw new Error('expected a pause');
+    const [call] = paused.pending.external;
+    if (call === undefined) throw new Error('expected an external call');
+    expect(call.callId).toBe('c1');
+    const task = pendingA2ATask(call);
+    expect(task).toMatchObject({ needs: 'input', question: 'which city?' });
+    // The pause survives a JSON round trip of the run's state (another process answers it).
+    const state = JSON.parse(JSON.stringify(paused.state)) as typeof paused.state;
+    const answer = await connection.answer(call, 'Paris');
+    expect(answer).toEqual({ done: true, result: 'echo: Paris', state: 'TASK_STATE_COMPLETED' });
+    if (!answer.done) throw new Error('expected done');
+    const resumed = await agent.resume(state, { external: { c1: answer.result } });
+    expect(resumed.output).toBe('booked in Paris');
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('echo: Paris');
+    const remote = await connection.getTask(task?.taskId ?? '');
+    expect(remote.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+});
+
+test('answer() of a call that did not pause on an A2A task is a ConfigError', async () => {
+  const { connection } = await connect();
+  const error = await connection
+    .answer({ reason: 'a human must approve' }, 'yes')
+    .catch((e: unknown) => e);
+  expect(ConfigError.is(error, 'a2a')).toBe(true);
+});
+
+describe('the SDK agent as a golem Agent (asAgent)', () => {
+  test('is a handoff target: the run continues in it, its question is the answer', async () => {
+    const { connection } = await connect();
+    const remote = connection.asAgent();
+    expect(remote.name).toBe('SDK_Echo');
+    expect(remote.description).toBe('Echoes the message back, from the official SDK server.');
+    const triage = new Agent({
+      name: 'triage',
+      model: new ScriptedModel([toolCallResponse([{ id: 't1', name: 'transfer_to_SDK_Echo' }])]),
+      handoffs: [remote],
+    });
+    const first = await triage.run('ask');
+    expect(first.agent).toBe('SDK_Echo');
+    expect(first.output).toBe('which city?');
+    // The user's next message goes to the remote agent, which resumes the task waiting for it.
+    const second = await remote.run('Paris', { history: first.messages });
+    expect(second.output).toBe('echo: Paris');
+    // Both replies belong to one remote task, named in the replies' responseId.
+    const asked = first.messages.at(-1)?.responseId ?? '';
+    const answered = second.messages.at(-1)?.responseId ?? '';
+    const taskOf = (id: string): unknown =>
+      (JSON.parse(id.slice('a2a:'.length)) as { taskId: unknown }).taskId;
+    expect(asked).toContain('TASK_STATE_INPUT_REQUIRED');
+    expect(answered).toContain('TASK_STATE_COMPLETED');
+    expect(taskOf(answered)).toBe(taskOf(asked));
+  });
+
+  test('streams the remote artifact text through runStream', async () => {
+    const { connection } = await connect(true);
+    const stream = connection.asAgent().runStream('hello');
+    let text = '';
+    for await (const chunk of stream.textStream) text += chunk;
+    expect(text).toBe('echo: hello');
+    expect((await stream.result).output).toBe('echo: hello');
+  });
+
+  test('a failed remote task fails the run; aborting a run cancels the remote task', async () => {
+    const { connection, sdk } = await connect(true);
+    const remote = connection.asAgent();
+    const failed = await remote.run('fail').catch((e: unknown) => e);
+    expect((failed as Error).message).toContain('the printer is on fire');
+    const controller = new AbortController();
+    const running = remote.run('wait', { signal: controller.signal });
+    // The task starts when the executor publishes it: abort once the SDK holds it.
+    await sdk.executor.untilHolding();
+    controller.abort();
+    expect(isCancellation(await running.catch((e: unknown) => e))).toBe(true);
+    // The run settles at the abort; the CancelTask it sent reaches the SDK server after.
+    await sdk.executor.untilCancelled();
+    expect(sdk.executor.cancelled).toHaveLength(1);
+    const taskId = sdk.executor.cancelled[0] ?? '';
+    expect((await connection.getTask(taskId)).status.state).toBe('TASK_STATE_CANCELED');
+  });
 });

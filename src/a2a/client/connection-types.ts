@@ -1,6 +1,13 @@
-import type { Tool } from '../../core/index';
+import type { Agent, Tool } from '../../core/index';
 import type { AgentCard, Part, SendMessageResult, StreamResponse, Task } from '../wire-types';
-import type { A2ACallOptions, A2ASendOptions, A2AToolOptions } from './options';
+import type {
+  A2AAgentOptions,
+  A2AAnswer,
+  A2ACallOptions,
+  A2ASendOptions,
+  A2AToolOptions,
+} from './options';
+import type { PendingA2ATask } from './pending-task';
 
 /** What to send: a text, or the message parts themselves. */
 export type A2AInput = string | readonly Part[];
@@ -28,10 +35,29 @@ export interface A2AConnection {
   cancelTask(id: string, options?: A2ACallOptions): Promise<Task>;
   /**
    * The remote agent as a golem tool taking `{ message: string }` and returning the task's
-   * artifacts as text (data parts as JSON). A failed, rejected or canceled task, or one that
-   * needs input, is fed back to the model as a tool failure.
+   * artifacts as text (data parts as JSON). A task that needs input pauses the run on the call
+   * (answer it with {@link A2AConnection.answer}); a failed, rejected or canceled task is fed back
+   * to the model as a tool failure.
    */
   asTool(options?: A2AToolOptions): Tool;
+  /**
+   * Answers the remote task a paused call waits for (`call`: a `PendingToolCall` of the paused
+   * run's `pending.external`, or a `pendingA2ATask`) and follows the task: `done` with the text to
+   * resume the golem run with (`agent.resume(state, { external: { [callId]: answer.result } })`),
+   * or the remote agent's next question. Aborting the signal cancels the remote task.
+   */
+  answer(
+    call: { readonly reason: string } | PendingA2ATask,
+    reply: A2AInput,
+    options?: A2ACallOptions,
+  ): Promise<A2AAnswer>;
+  /**
+   * The remote agent as a golem `Agent` (text output): run it, or list it in another agent's
+   * `handoffs`. Each run sends the conversation's new user messages and answers with the remote
+   * reply; the remote context (and a task waiting for input) continues across runs of a stored
+   * conversation or a given history.
+   */
+  asAgent(options?: A2AAgentOptions): Agent;
   /** Refuses every later call (nothing is held open between calls). */
   close(): void;
 }

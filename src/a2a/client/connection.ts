@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, throwIfCancelled, type Tool } from '../../core/index';
+import { ConfigError, throwIfCancelled, type Agent, type Tool } from '../../core/index';
 import { A2AProtocolError, parsePart, parseSendMessageResult, parseTask } from '../wire-check';
 import {
   A2A_METHODS,
@@ -16,6 +16,8 @@ import { malformed, wireFailure } from './failures';
 import { endsStream, taskIdOf } from './final-state';
 import {
   A2A_COMPONENT,
+  type A2AAgentOptions,
+  type A2AAnswer,
   type A2ACallOptions,
   type A2ASendOptions,
   type A2AToolOptions,
@@ -23,6 +25,9 @@ import {
 } from './options';
 import type { RpcChannel } from './rpc';
 import { bridgeAgent } from './tool-bridge';
+import { answerTask } from './answer';
+import type { PendingA2ATask } from './pending-task';
+import { remoteAgent } from './remote-agent';
 
 /** How long the `CancelTask` sent after an abort may take before it is given up. */
 const CANCEL_TIMEOUT_MS = 10_000;
@@ -59,25 +64,53 @@ export class Connection implements A2AConnection {
     const method = A2A_METHODS.stream;
     const { signal } = options;
     const message = userMessage(method, input, options);
+    throwIfCancelled(signal);
     let taskId = options.taskId;
+    // The request runs on its own signal: a caller aborting before the task's id arrived keeps it
+    // open until the first event names the task (at most CANCEL_TIMEOUT_MS), so it can be canceled.
+    const request = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => {
+      if (taskId !== undefined) request.abort(signal?.reason);
+      else {
+        timer = setTimeout(() => {
+          request.abort(signal?.reason);
+        }, CANCEL_TIMEOUT_MS);
+        timer.unref();
+      }
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const opened = await this.channel.open(method, { message }, 'text/event-stream', signal);
+      const opened = await this.channel.open(
+        method,
+        { message },
+        'text/event-stream',
+        request.signal,
+      );
       const events = readEventStream(opened, {
         channel: this.channel,
         method,
         maxEventBytes: this.options.maxResponseBytes,
         secrets: this.options.secrets,
-        ...(signal !== undefined && { signal }),
+        signal: request.signal,
       });
       for await (const update of events) {
         taskId = taskIdOf(update) ?? taskId;
+        throwIfCancelled(signal);
         yield update;
         throwIfCancelled(signal);
         if (endsStream(update)) return;
       }
     } catch (error) {
-      if (signal?.aborted === true && taskId !== undefined) await this.cancelQuietly(taskId);
+      if (signal?.aborted === true) {
+        if (taskId !== undefined) await this.cancelQuietly(taskId);
+        throwIfCancelled(signal);
+      }
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+      request.abort();
     }
     throw wireFailure(method, 'the event stream ended before the task reached a final state', []);
   }
@@ -92,6 +125,18 @@ export class Connection implements A2AConnection {
 
   asTool(options?: A2AToolOptions): Tool {
     return bridgeAgent(this, options);
+  }
+
+  answer(
+    call: { readonly reason: string } | PendingA2ATask,
+    reply: A2AInput,
+    options?: A2ACallOptions,
+  ): Promise<A2AAnswer> {
+    return answerTask(this, call, reply, options);
+  }
+
+  asAgent(options?: A2AAgentOptions): Agent {
+    return remoteAgent(this, options);
   }
 
   close(): void {

@@ -1,4 +1,11 @@
-import { ConfigError, type ConfigComponent, type FetchLike } from '../../core/index';
+import {
+  ConfigError,
+  type AgentConfig,
+  type ConfigComponent,
+  type FetchLike,
+} from '../../core/index';
+import type { Task } from '../wire-types';
+import type { PendingA2ATask } from './pending-task';
 import { isRecord } from '../../core/kit/guards';
 
 /** Options of `connectA2A`. */
@@ -38,7 +45,51 @@ export interface A2AToolOptions {
   readonly name?: string;
   /** The tool's description; default the card's description and skills. */
   readonly description?: string;
+  /**
+   * When the remote task needs input (or authorization): `'defer'` (default) pauses the golem run
+   * on the call (`result.pending.external`, reason read by `pendingA2ATask`) until the caller
+   * answers the remote task with `A2AConnection.answer` and resumes with its result; the agent
+   * needs `deferredTools: true`. `'model'` feeds the question back to the model as a retry.
+   */
+  readonly inputRequired?: 'defer' | 'model';
 }
+
+/**
+ * What answering a remote task gave: the result to resume the paused golem run with
+ * (`external: { [callId]: result }`), or another question of the remote agent.
+ */
+export type A2AAnswer =
+  | {
+      /** The remote task finished (completed, or ended otherwise: `result` says how). */
+      readonly done: true;
+      /** The text to resume the paused call with: the artifacts, or how the task ended. */
+      readonly result: string;
+      /** The task's final state. */
+      readonly state: Task['status']['state'];
+    }
+  | {
+      /** The remote agent needs more input (or authorization). */
+      readonly done: false;
+      /** The remote task, still waiting; answer it again. */
+      readonly task: PendingA2ATask;
+    };
+
+/**
+ * Options of `A2AConnection.asAgent`: the golem agent's name and description (default the card's),
+ * and the run-level options that make sense for a remote agent.
+ */
+export type A2AAgentOptions = Pick<
+  AgentConfig<unknown, string>,
+  | 'name'
+  | 'description'
+  | 'store'
+  | 'instrumentation'
+  | 'runTimeout'
+  | 'turnTimeout'
+  | 'onEvent'
+  | 'middleware'
+  | 'guardrails'
+>;
 
 /** Validated connection options. Internal. */
 export interface ResolvedOptions {
