@@ -5,9 +5,19 @@
  * @packageDocumentation
  */
 export { createA2AServer, type A2AServer } from './server/server';
-export type { A2AServerOptions, AgentCardOverrides } from './server/server-options';
+export type {
+  A2AServerOptions,
+  AgentCardOverrides,
+  PushNotificationOptions,
+} from './server/server-options';
 export { agentCard, type AgentCardOptions } from './server/card';
-export type { ServableAgent, ServedRunOptions } from './server/servable-agent';
+export type {
+  ServableAgent,
+  ServableDescription,
+  ServedResumeOptions,
+  ServedRunOptions,
+  ServedRunStream,
+} from './server/servable-agent';
 export { connectA2A } from './client/connect';
 export type { A2AConnection, A2AInput } from './client/connection-types';
 export { pendingA2ATask, type PendingA2ATask } from './client/pending-task';
@@ -23,6 +33,7 @@ export { isA2AError, type A2AFailure } from './wire-check';
 export {
   A2A_ERROR_CODES,
   A2A_METHODS,
+  A2A_PUSH_METHODS,
   CARD_PATH,
   PROTOCOL_VERSION,
   TASK_STATES,
@@ -34,6 +45,7 @@ export {
   type AgentProvider,
   type AgentSkill,
   type ApiKeySecurityScheme,
+  type AuthenticationInfo,
   type Artifact,
   type DataPart,
   type HttpAuthSecurityScheme,
@@ -49,6 +61,7 @@ export {
   type StringList,
   type Task,
   type TaskArtifactUpdateEvent,
+  type TaskPushNotificationConfig,
   type TaskState,
   type TaskStatus,
   type TaskStatusUpdateEvent,

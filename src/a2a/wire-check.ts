@@ -6,6 +6,8 @@ import type {
   AgentInterface,
   AgentSkill,
   Artifact,
+  AuthenticationInfo,
+  ListTasksParams,
   Message,
   Part,
   Role,
@@ -17,6 +19,7 @@ import type {
   StreamResponse,
   Task,
   TaskArtifactUpdateEvent,
+  TaskPushNotificationConfig,
   TaskState,
   TaskStatus,
   TaskStatusUpdateEvent,
@@ -406,4 +409,77 @@ export function parseRpcResponse(value: unknown): RpcResponse {
   }
   if (!('result' in o)) fail('response', 'a response with result or error');
   return { jsonrpc: '2.0', id, result: o.result };
+}
+
+function optInt(value: unknown, path: string, min: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    fail(path, min === 0 ? 'a non-negative integer' : `an integer of at least ${String(min)}`);
+  }
+  return value;
+}
+
+function parseAuthentication(value: unknown, path: string): AuthenticationInfo | undefined {
+  if (value === undefined || value === null) return undefined;
+  const o = record(value, path);
+  const scheme = str(o.scheme, `${path}.scheme`);
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(scheme)) fail(`${path}.scheme`, 'an HTTP auth scheme');
+  const credentials = optStr(o.credentials, `${path}.credentials`);
+  if (credentials !== undefined && /[\r\n]/.test(credentials)) {
+    fail(`${path}.credentials`, 'a single line');
+  }
+  return compact({ scheme, credentials: credentials || undefined });
+}
+
+/**
+ * Parses a push notification config (`CreateTaskPushNotificationConfig` params, or the one inline
+ * in a send's configuration); empty strings count as absent. The URL is only read here, not judged.
+ */
+export function parsePushConfig(value: unknown, path = 'params'): TaskPushNotificationConfig {
+  const o = record(value, path);
+  const url = str(o.url, `${path}.url`);
+  if (url === '') fail(`${path}.url`, 'a non-empty URL');
+  const token = optStr(o.token, `${path}.token`);
+  if (token !== undefined && /[\r\n]/.test(token)) fail(`${path}.token`, 'a single line');
+  return compact({
+    tenant: optStr(o.tenant, `${path}.tenant`) || undefined,
+    id: optStr(o.id, `${path}.id`) || undefined,
+    taskId: optStr(o.taskId ?? o.task_id, `${path}.taskId`) || undefined,
+    url,
+    token: token || undefined,
+    authentication: parseAuthentication(o.authentication, `${path}.authentication`),
+  });
+}
+
+/** The most tasks one `ListTasks` page holds. */
+export const MAX_LIST_PAGE_SIZE = 100;
+
+/** The page size of `ListTasks` when the request names none. */
+export const DEFAULT_LIST_PAGE_SIZE = 50;
+
+/**
+ * Parses `ListTasks` params: empty strings and `TASK_STATE_UNSPECIFIED` count as absent, a page
+ * size over {@link MAX_LIST_PAGE_SIZE} is lowered to it, a bad timestamp or field throws.
+ */
+export function parseListTasksParams(value: unknown, path = 'params'): ListTasksParams {
+  const o = value === undefined || value === null ? {} : record(value, path);
+  const state =
+    o.status === undefined || o.status === null || o.status === 'TASK_STATE_UNSPECIFIED'
+      ? undefined
+      : parseTaskState(o.status, `${path}.status`);
+  const pageSize = optInt(o.pageSize, `${path}.pageSize`, 1);
+  const after = optStr(o.statusTimestampAfter, `${path}.statusTimestampAfter`) || undefined;
+  if (after !== undefined && Number.isNaN(Date.parse(after))) {
+    fail(`${path}.statusTimestampAfter`, 'an ISO 8601 timestamp');
+  }
+  return compact({
+    tenant: optStr(o.tenant, `${path}.tenant`) || undefined,
+    contextId: optStr(o.contextId, `${path}.contextId`) || undefined,
+    status: state,
+    pageSize: pageSize === undefined ? undefined : Math.min(pageSize, MAX_LIST_PAGE_SIZE),
+    pageToken: optStr(o.pageToken, `${path}.pageToken`) || undefined,
+    historyLength: optInt(o.historyLength, `${path}.historyLength`, 0),
+    statusTimestampAfter: after,
+    includeArtifacts: optBool(o.includeArtifacts, `${path}.includeArtifacts`),
+  });
 }

@@ -454,3 +454,97 @@ export interface RpcFailure {
 
 /** A JSON-RPC 2.0 response. */
 export type RpcResponse = RpcSuccess | RpcFailure;
+
+/** The JSON-RPC method names of A2A 1.0 push notification configs. */
+export const A2A_PUSH_METHODS = {
+  create: 'CreateTaskPushNotificationConfig',
+  get: 'GetTaskPushNotificationConfig',
+  list: 'ListTaskPushNotificationConfigs',
+  delete: 'DeleteTaskPushNotificationConfig',
+} as const;
+
+/** How the server authenticates to a push notification receiver. */
+export interface AuthenticationInfo {
+  /** An HTTP authentication scheme (`Bearer`, `Basic`, …). */
+  readonly scheme: string;
+  /** The credentials (sent as `Authorization: <scheme> <credentials>`). */
+  readonly credentials?: string;
+}
+
+/** A push notification config of a task (also the params of `CreateTaskPushNotificationConfig`). */
+export interface TaskPushNotificationConfig {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The config's id (the server picks one when empty). */
+  readonly id?: string;
+  /** The task (empty when sent inline with `SendMessage`). */
+  readonly taskId?: string;
+  /** Where the server POSTs the task's updates. */
+  readonly url: string;
+  /** A token unique to this task or session, sent back with every notification. */
+  readonly token?: string;
+  /** How the server authenticates to the receiver. */
+  readonly authentication?: AuthenticationInfo;
+}
+
+/** Params of `GetTaskPushNotificationConfig` and `DeleteTaskPushNotificationConfig`. */
+export interface TaskPushNotificationConfigParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The task id. */
+  readonly taskId: string;
+  /** The config id. */
+  readonly id: string;
+}
+
+/** Params of `ListTaskPushNotificationConfigs`. */
+export interface ListTaskPushNotificationConfigsParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** The task id. */
+  readonly taskId: string;
+  /** Most configs to return. */
+  readonly pageSize?: number;
+  /** The `nextPageToken` of a previous call. */
+  readonly pageToken?: string;
+}
+
+/** The result of `ListTaskPushNotificationConfigs`. */
+export interface ListTaskPushNotificationConfigsResult {
+  /** The configs. */
+  readonly configs: readonly TaskPushNotificationConfig[];
+  /** The token of the next page; empty when there is none. */
+  readonly nextPageToken: string;
+}
+
+/** Params of `ListTasks`. */
+export interface ListTasksParams {
+  /** Optional tenant. */
+  readonly tenant?: string;
+  /** Only tasks of this context. */
+  readonly contextId?: string;
+  /** Only tasks in this state. */
+  readonly status?: TaskState;
+  /** Most tasks per page (1–100, default 50). */
+  readonly pageSize?: number;
+  /** The `nextPageToken` of a previous call. */
+  readonly pageToken?: string;
+  /** Most recent history messages per task. */
+  readonly historyLength?: number;
+  /** Only tasks whose status timestamp is at or after this ISO 8601 time. */
+  readonly statusTimestampAfter?: string;
+  /** Whether tasks carry their artifacts (default false). */
+  readonly includeArtifacts?: boolean;
+}
+
+/** The result of `ListTasks`. */
+export interface ListTasksResult {
+  /** The page of tasks, newest status first. */
+  readonly tasks: readonly Task[];
+  /** The token of the next page; empty when there is none. */
+  readonly nextPageToken: string;
+  /** The page size used. */
+  readonly pageSize: number;
+  /** How many tasks match, over all pages. */
+  readonly totalSize: number;
+}

@@ -37,14 +37,21 @@ afterEach(async () => {
 });
 
 /** Serves `agent` on 127.0.0.1:<free port>/a2a; returns the base URL. */
-async function serve(agent: ServableAgent): Promise<string> {
+async function serve(
+  agent: ServableAgent,
+  options: Partial<Parameters<typeof createA2AServer>[0]> = {},
+): Promise<string> {
   const holder: { server?: A2AServer } = {};
   http = createServer((req, res) => {
     void holder.server?.handle(req, res);
   });
   await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', resolve));
   const port = (http.address() as AddressInfo).port;
-  a2a = createA2AServer({ agents: agent, url: `http://127.0.0.1:${String(port)}/a2a` });
+  a2a = createA2AServer({
+    ...options,
+    agents: agent,
+    url: `http://127.0.0.1:${String(port)}/a2a`,
+  });
   holder.server = a2a;
   return `http://127.0.0.1:${String(port)}/a2a`;
 }
@@ -210,4 +217,60 @@ test('SubscribeToTask follows a running task to its end', async () => {
     }
   }
   expect(seen).toEqual(['task:TASK_STATE_WORKING', 'status:TASK_STATE_CANCELED']);
+});
+
+test('the SDK lists tasks and manages push notification configs', async () => {
+  const base = await serve(new Agent({ model: new ScriptedModel([textResponse('listed')]) }), {
+    pushNotifications: { allow: (url) => url.hostname === 'hooks.example.com' },
+  });
+  const c = await client(base);
+  expect((await c.getAgentCard()).capabilities?.pushNotifications).toBe(true);
+  const sent = (await c.sendMessage(userMessage('x'))) as import('@a2a-js/sdk').Task;
+  const listed = await c.listTasks({
+    tenant: '',
+    contextId: '',
+    status: sdk.TaskState.TASK_STATE_UNSPECIFIED,
+    pageSize: 10,
+    pageToken: '',
+    historyLength: undefined,
+    statusTimestampAfter: undefined,
+    includeArtifacts: true,
+  });
+  expect(listed.tasks.map((t) => t.id)).toEqual([sent.id]);
+  expect(listed.totalSize).toBe(1);
+  expect(listed.tasks[0]?.artifacts[0]?.parts[0]?.content).toEqual({
+    $case: 'text',
+    value: 'listed',
+  });
+  const config = {
+    tenant: '',
+    id: 'cfg-1',
+    taskId: sent.id,
+    url: 'https://hooks.example.com/a2a',
+    token: 'tok',
+    authentication: undefined,
+  };
+  expect(await c.createTaskPushNotificationConfig(config)).toMatchObject({
+    id: 'cfg-1',
+    taskId: sent.id,
+    url: 'https://hooks.example.com/a2a',
+    token: 'tok',
+  });
+  expect(
+    await c.getTaskPushNotificationConfig({ tenant: '', taskId: sent.id, id: 'cfg-1' }),
+  ).toMatchObject({ id: 'cfg-1', url: 'https://hooks.example.com/a2a' });
+  const configs = await c.listTaskPushNotificationConfig({
+    tenant: '',
+    taskId: sent.id,
+    pageSize: 10,
+    pageToken: '',
+  });
+  expect(configs.configs.map((cfg) => cfg.id)).toEqual(['cfg-1']);
+  await c.deleteTaskPushNotificationConfig({ tenant: '', taskId: sent.id, id: 'cfg-1' });
+  await expect(
+    c.getTaskPushNotificationConfig({ tenant: '', taskId: sent.id, id: 'cfg-1' }),
+  ).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+  await expect(
+    c.createTaskPushNotificationConfig({ ...config, url: 'https://evil.example.com/x' }),
+  ).rejects.toBeDefined();
 });

@@ -279,7 +279,9 @@ describe('errors', () => {
     ).json()) as unknown;
     expect(version).toMatchObject({ id: 1, error: { code: -32600 } });
     expect(await errorOf(url, 'Nope', {})).toMatchObject({ code: -32601 });
-    expect(await errorOf(url, 'ListTasks', {})).toMatchObject({ code: -32004 });
+    expect(await errorOf(url, 'CreateTaskPushNotificationConfig', {})).toMatchObject({
+      code: -32003,
+    });
     expect(await errorOf(url, 'GetTask', { id: 7 })).toMatchObject({ code: -32602 });
     const fromAgent = { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } };
     expect(await errorOf(url, 'SendMessage', fromAgent)).toMatchObject({ code: -32602 });

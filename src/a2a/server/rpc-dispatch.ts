@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isRecord } from '../../core/kit/guards';
-import { A2AProtocolError, parseMessage } from '../wire-check';
-import type { Message, RpcId, SendMessageParams } from '../wire-types';
-import { A2A_ERROR_CODES, A2A_METHODS } from '../wire-types';
+import {
+  A2AProtocolError,
+  parseListTasksParams,
+  parseMessage,
+  parsePushConfig,
+} from '../wire-check';
+import type { Message, RpcId, SendMessageParams, TaskPushNotificationConfig } from '../wire-types';
+import { A2A_ERROR_CODES, A2A_METHODS, A2A_PUSH_METHODS } from '../wire-types';
 import { replyRpcResult } from './http-reply';
 import { promptOf, resumeResultsOf } from './message-input';
-import type { ServableAgent } from './servable-agent';
-import { startRun, type RunContext } from './task-runner';
+import { checkedPushUrl, publicConfig, type PushConfigs } from './push-configs';
+import { recoverTask } from './run-recovery';
+import type { PushNotificationOptions } from './server-options';
+import { startRun } from './task-runner';
 import { restoreTask } from './stored-task';
+import { listTasks, type ListContext } from './task-list';
 import { streamTask } from './task-stream';
 import {
   isTerminal,
@@ -19,21 +27,20 @@ import {
   type TaskRegistry,
 } from './task-registry';
 
-/** What the dispatcher works with. Internal. */
-export interface DispatchContext extends RunContext {
-  readonly tasks: TaskRegistry;
-  /** The key of the agent this endpoint serves. */
-  readonly agentKey: string;
-  readonly agent: ServableAgent;
+/** Push notifications, when the server has them. Internal. */
+export interface PushContext {
+  readonly options: PushNotificationOptions;
+  readonly configs: PushConfigs;
 }
 
-const UNSUPPORTED = new Set<string>([
-  A2A_METHODS.listTasks,
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-]);
+/** What the dispatcher works with. Internal. */
+export interface DispatchContext extends ListContext {
+  readonly tasks: TaskRegistry;
+  /** Push notifications; undefined: not supported. */
+  readonly push: PushContext | undefined;
+  /** The SSE keep-alive period in ms (0: none). */
+  readonly keepAliveMs: number;
+}
 
 function params(value: unknown): Record<string, unknown> {
   if (!isRecord(value)) throw new A2AProtocolError('A2A: params must be an object');
@@ -48,6 +55,13 @@ function taskIdOf(value: unknown): string {
   return p.id;
 }
 
+function nonEmpty(value: unknown, path: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new A2AProtocolError(`A2A: ${path} must be a non-empty string`);
+  }
+  return value;
+}
+
 function historyLengthOf(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -56,7 +70,12 @@ function historyLengthOf(value: unknown, path: string): number | undefined {
   return value;
 }
 
-function sendParams(value: unknown): SendMessageParams & { historyLength?: number } {
+type SendParams = SendMessageParams & {
+  historyLength?: number;
+  push?: TaskPushNotificationConfig;
+};
+
+function sendParams(value: unknown): SendParams {
   const p = params(value);
   const message = parseMessage(p.message, 'params.message');
   if (message.role !== 'ROLE_USER') {
@@ -72,13 +91,31 @@ function sendParams(value: unknown): SendMessageParams & { historyLength?: numbe
     configuration.historyLength,
     'params.configuration.historyLength',
   );
+  // A2A 1.0 names it taskPushNotificationConfig; 0.3 clients send pushNotificationConfig.
+  const rawPush = configuration.taskPushNotificationConfig ?? configuration.pushNotificationConfig;
+  const push =
+    rawPush === undefined || rawPush === null
+      ? undefined
+      : parsePushConfig(rawPush, 'params.configuration.taskPushNotificationConfig');
   return {
     message,
     configuration: {
       ...(configuration.returnImmediately === true && { returnImmediately: true }),
     },
     ...(historyLength !== undefined && { historyLength }),
+    ...(push !== undefined && { push }),
   };
+}
+
+/** The server's push notifications; PushNotificationNotSupported (-32003) without them. */
+function requirePush(context: DispatchContext): PushContext {
+  if (context.push === undefined) {
+    throw new A2AProtocolError(
+      'A2A: push notifications are not supported by this server',
+      A2A_ERROR_CODES.pushNotificationNotSupported,
+    );
+  }
+  return context.push;
 }
 
 /**
@@ -99,7 +136,10 @@ async function knownTask(
       store === undefined
         ? undefined
         : await restoreTask(context.tasks, store, context.agent, context.agentKey, id, owner);
-    if (restored !== undefined) return restored;
+    if (restored !== undefined && store !== undefined) {
+      recoverTask(context, restored.record, restored.run, store);
+      return restored.record;
+    }
   }
   throw new A2AProtocolError(`A2A: task ${id} not found`, A2A_ERROR_CODES.taskNotFound);
 }
@@ -113,7 +153,9 @@ async function begin(
   context: DispatchContext,
   message: Message,
   owner: string | undefined,
+  push?: TaskPushNotificationConfig,
 ): Promise<Begun> {
+  const pushing = push === undefined ? undefined : requirePush(context);
   if (message.taskId !== undefined) {
     const record = await knownTask(context, message.taskId, owner);
     if (record.state !== 'TASK_STATE_INPUT_REQUIRED') {
@@ -126,17 +168,44 @@ async function begin(
       throw new A2AProtocolError(`A2A: message.contextId does not match task ${record.id}`);
     }
     const results = resumeResultsOf(message, record);
+    // Claim the task before any await: a second message for it is refused, and the stream's
+    // first snapshot already shows it working again.
+    const asked = { state: record.state, message: record.statusMessage, at: record.timestamp };
+    record.state = 'TASK_STATE_WORKING';
+    record.statusMessage = undefined;
+    if (push !== undefined && pushing !== undefined) {
+      try {
+        pushing.configs.put(
+          record,
+          push,
+          await checkedPushUrl(push.url, record.id, pushing.options),
+        );
+      } catch (error) {
+        record.state = asked.state;
+        record.statusMessage = asked.message;
+        record.timestamp = asked.at;
+        throw error;
+      }
+    }
     return withRun(record, message, () => {
       startRun(record, context.agent, '', context, owner, results);
     });
   }
   const prompt = promptOf(message);
+  const id = randomUUID();
+  const url =
+    push === undefined || pushing === undefined
+      ? undefined
+      : await checkedPushUrl(push.url, id, pushing.options);
   const record = context.tasks.create(
-    randomUUID(),
+    id,
     message.contextId ?? randomUUID(),
     context.agentKey,
     owner,
   );
+  if (push !== undefined && pushing !== undefined && url !== undefined) {
+    pushing.configs.put(record, push, url);
+  }
   return withRun(record, message, () => {
     startRun(record, context.agent, prompt, context, owner);
   });
@@ -163,7 +232,7 @@ export async function dispatch(
   switch (method) {
     case A2A_METHODS.send: {
       const p = sendParams(rawParams);
-      const { record, start } = await begin(context, p.message, owner);
+      const { record, start } = await begin(context, p.message, owner, p.push);
       start();
       if (p.configuration?.returnImmediately !== true) await settled(record);
       replyRpcResult(res, id, { task: taskSnapshot(record, p.historyLength) });
@@ -171,8 +240,8 @@ export async function dispatch(
     }
     case A2A_METHODS.stream: {
       const p = sendParams(rawParams);
-      const { record, start } = await begin(context, p.message, owner);
-      streamTask(res, id, record, start);
+      const { record, start } = await begin(context, p.message, owner, p.push);
+      streamTask(res, id, record, start, context.keepAliveMs);
       return;
     }
     case A2A_METHODS.getTask: {
@@ -208,7 +277,46 @@ export async function dispatch(
           A2A_ERROR_CODES.unsupportedOperation,
         );
       }
-      streamTask(res, id, record);
+      streamTask(res, id, record, undefined, context.keepAliveMs);
+      return;
+    }
+    case A2A_METHODS.listTasks:
+      replyRpcResult(res, id, await listTasks(context, parseListTasksParams(rawParams), owner));
+      return;
+    case A2A_PUSH_METHODS.create: {
+      const push = requirePush(context);
+      const config = parsePushConfig(rawParams, 'params');
+      if (config.taskId === undefined) {
+        throw new A2AProtocolError('A2A: params.taskId must be the task id (a non-empty string)');
+      }
+      const record = await knownTask(context, config.taskId, owner);
+      const url = await checkedPushUrl(config.url, record.id, push.options);
+      replyRpcResult(res, id, publicConfig(push.configs.put(record, config, url)));
+      return;
+    }
+    case A2A_PUSH_METHODS.get: {
+      const push = requirePush(context);
+      const p = params(rawParams);
+      const record = await knownTask(context, nonEmpty(p.taskId, 'params.taskId'), owner);
+      replyRpcResult(res, id, publicConfig(push.configs.get(record, nonEmpty(p.id, 'params.id'))));
+      return;
+    }
+    case A2A_PUSH_METHODS.list: {
+      const push = requirePush(context);
+      const p = params(rawParams);
+      const record = await knownTask(context, nonEmpty(p.taskId, 'params.taskId'), owner);
+      replyRpcResult(res, id, {
+        configs: push.configs.list(record).map(publicConfig),
+        nextPageToken: '',
+      });
+      return;
+    }
+    case A2A_PUSH_METHODS.delete: {
+      const push = requirePush(context);
+      const p = params(rawParams);
+      const record = await knownTask(context, nonEmpty(p.taskId, 'params.taskId'), owner);
+      push.configs.delete(record, nonEmpty(p.id, 'params.id'));
+      replyRpcResult(res, id, null);
       return;
     }
     case A2A_METHODS.getExtendedCard:
@@ -217,12 +325,6 @@ export async function dispatch(
         A2A_ERROR_CODES.extendedCardNotConfigured,
       );
     default:
-      if (UNSUPPORTED.has(method)) {
-        throw new A2AProtocolError(
-          `A2A: ${method} is not supported by this server`,
-          A2A_ERROR_CODES.unsupportedOperation,
-        );
-      }
       throw new A2AProtocolError(
         `A2A: unknown method ${JSON.stringify(method.slice(0, 100))}`,
         A2A_ERROR_CODES.methodNotFound,

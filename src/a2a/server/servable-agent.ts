@@ -34,8 +34,44 @@ export interface ServableAgent {
   resume(
     history: string | RunState,
     results: DeferredResults,
-    options?: { signal?: AbortSignal; store?: RunStore; owner?: string },
+    options?: ServedResumeOptions,
   ): Promise<Result<unknown>>;
+  /**
+   * Whether the agent's model streams (a golem `Agent`'s `streaming`). With `runStream` (and
+   * `resumeStream` for resumes), the server then publishes the answer's text as it streams.
+   */
+  readonly streaming?: boolean;
+  /** Runs the agent on a prompt, streaming (a golem `Agent`'s `runStream`). */
+  runStream?(prompt: string, options?: ServedRunOptions): ServedRunStream;
+  /** Resumes a paused run, streaming (a golem `Agent`'s `resumeStream`). */
+  resumeStream?(
+    history: string | RunState,
+    results: DeferredResults,
+    options?: ServedResumeOptions,
+  ): ServedRunStream;
+  /**
+   * Continues a stored run interrupted by a restart (a golem `Agent`'s `resumeRun`): how the
+   * server recovers a task whose run no live process holds (see `A2AServerOptions.recover`).
+   */
+  resumeRun?(runId: string, options?: ServedResumeOptions): Promise<Result<unknown>>;
+}
+
+/** The options the A2A server passes to a resume or a continuation. */
+export interface ServedResumeOptions {
+  /** Aborts the run when the task is canceled. */
+  signal?: AbortSignal;
+  /** The store to checkpoint in (the server's `store` option). */
+  store?: RunStore;
+  /** The caller's owner key (from `authenticate`), with a store. */
+  owner?: string;
+}
+
+/** What the server reads of a streaming run (a golem `RunStream`): its text, then its result. */
+export interface ServedRunStream {
+  /** The answer's text fragments, in order; ends when the run ends. */
+  readonly textStream: AsyncIterable<string>;
+  /** Settles with the run. */
+  readonly result: Promise<Result<unknown>>;
 }
 
 /** What the card generator reads of an agent's `describe()`. */

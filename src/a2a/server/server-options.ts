@@ -1,10 +1,30 @@
 import type { IncomingMessage } from 'node:http';
-import type { RunStore } from '../../core/index';
+import type { FetchLike, RunStore } from '../../core/index';
 import type { AgentCardOptions } from './card';
 import type { ServableAgent } from './servable-agent';
 
 /** What {@link A2AServerOptions.card} may override on a generated card (everything but the URL). */
 export type AgentCardOverrides = Omit<AgentCardOptions, 'url'>;
+
+/**
+ * Push notifications (A2A `CreateTaskPushNotificationConfig` and the configs sent with a message):
+ * the server POSTs each status and artifact update of a task, as the stream event JSON, to every
+ * config's URL. Configs are held in memory (at most 10 per task, owner-scoped like tasks) and do
+ * not survive a restart.
+ */
+export interface PushNotificationOptions {
+  /**
+   * Whether the server may POST to `url` for task `taskId` (e.g. an allow-list of hosts: the URL
+   * comes from the client, and a server that fetches any URL is an SSRF door). False: the config
+   * is refused as invalid params and nothing is stored. Only http(s) URLs without credentials
+   * ever reach it.
+   */
+  allow(url: URL, taskId: string): boolean | Promise<boolean>;
+  /** The `fetch` deliveries use; default the platform's. */
+  fetch?: FetchLike;
+  /** How long one delivery may take, in ms; default 10 000. */
+  timeoutMs?: number;
+}
 
 /** Options of `createA2AServer`. */
 export interface A2AServerOptions {
@@ -40,4 +60,21 @@ export interface A2AServerOptions {
    * client only gets `internal error (ref …)`). Default: nothing.
    */
   onError?: (error: unknown, info: { taskId?: string; ref: string }) => void;
+  /**
+   * Enables push notifications (the card then says `capabilities.pushNotifications: true`).
+   * Without it the push config methods answer PushNotificationNotSupported (-32003).
+   */
+  pushNotifications?: PushNotificationOptions;
+  /**
+   * While a stream (SSE) is open and silent, an SSE comment is written this often, in ms, so
+   * proxies keep it open. Default 15 000; 0 disables.
+   */
+  keepAliveMs?: number;
+  /**
+   * Whether a stored task whose run is `running` but held by no live process (the server that ran
+   * it stopped; its lease expired) is continued from its last checkpoint (`agent.resumeRun`) when
+   * the task is first read (GetTask, SubscribeToTask, ListTasks, CancelTask). While another
+   * process holds the run, the task reads WORKING. Default true; false leaves such tasks WORKING.
+   */
+  recover?: boolean;
 }

@@ -10,9 +10,15 @@ import { configFail } from './config-fail';
 import { replyJson, replyRpcError } from './http-reply';
 import { readBody } from './request-body';
 import { refusal, requestGuard } from './request-guard';
-import { dispatch, type DispatchContext } from './rpc-dispatch';
+import { PushConfigs } from './push-configs';
+import { PushDelivery } from './push-delivery';
+import { dispatch, type DispatchContext, type PushContext } from './rpc-dispatch';
 import type { ServableAgent } from './servable-agent';
-import type { A2AServerOptions, AgentCardOverrides } from './server-options';
+import type {
+  A2AServerOptions,
+  AgentCardOverrides,
+  PushNotificationOptions,
+} from './server-options';
 import { setStatus, TaskRegistry } from './task-registry';
 
 /** A running A2A endpoint: its card(s) and a request handler. */
@@ -39,6 +45,8 @@ interface Endpoint {
 }
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
 
 /** Where a single agent's card is also served: the origin's well-known path (RFC 8615). */
 const ROOT_CARD_PATH = `/${CARD_PATH}`;
@@ -57,6 +65,28 @@ function positive(option: string, value: number | undefined, fallback: number): 
     configFail(option, `must be a positive integer, got ${String(value)}`);
   }
   return value;
+}
+
+function nonNegative(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    configFail(option, `must be a non-negative integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function pushOptions(value: unknown): PushNotificationOptions | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || typeof value.allow !== 'function') {
+    configFail(
+      'pushNotifications',
+      'must be { allow(url, taskId) => boolean, fetch?, timeoutMs? } (allow decides which URLs the server POSTs to)',
+    );
+  }
+  if (value.fetch !== undefined && typeof value.fetch !== 'function') {
+    configFail('pushNotifications.fetch', 'must be a fetch function');
+  }
+  return value as unknown as PushNotificationOptions;
 }
 
 function baseUrl(value: unknown): URL {
@@ -89,12 +119,15 @@ function requestPath(req: IncomingMessage): string {
 
 /**
  * Serves golem agents over A2A 1.0 (JSON-RPC binding): the card at `/.well-known/agent-card.json`
- * beside the endpoint, and `SendMessage`, `SendStreamingMessage` (SSE), `GetTask`, `CancelTask`,
- * `SubscribeToTask`. A message runs the agent on its text; the task completes with an artifact
- * holding the output (text, or data for structured output); a run paused on approvals or external
- * results is INPUT_REQUIRED and resumed by the next message naming the task. Bodies are bounded
- * (413), browser origins and loopback hosts checked (403), `authenticate` enforced (401), and a
- * failing run or handler reports only `internal error (ref …)`.
+ * beside the endpoint, and `SendMessage`, `SendStreamingMessage` (SSE, with keep-alive comments),
+ * `GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, and, with `pushNotifications`, the push
+ * notification config methods. A message runs the agent on its text; the task completes with an
+ * artifact holding the output (text, streamed in chunks when the agent streams, or data for
+ * structured output); a run paused on approvals or external results is INPUT_REQUIRED and resumed
+ * by the next message naming the task; with a store, a stored run no process runs any more is
+ * continued when its task is read (`recover`). Bodies are bounded (413), browser origins and
+ * loopback hosts checked (403), `authenticate` enforced (401), and a failing run or handler reports
+ * only `internal error (ref …)`.
  */
 export function createA2AServer(options: A2AServerOptions): A2AServer {
   if (!isRecord(options)) configFail('options', 'must be an object { agents, url, … }');
@@ -112,22 +145,57 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       });
   if (entries.length === 0) configFail('agents', 'must hold at least one agent');
   const maxBody = positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY);
-  const tasks = new TaskRegistry(positive('maxTasks', options.maxTasks, 1000));
-  const guard = requestGuard(url, options.allowedOrigins ?? []);
+  const maxTasks = positive('maxTasks', options.maxTasks, 1000);
+  const keepAliveMs = nonNegative('keepAliveMs', options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS);
+  const pushing = pushOptions(options.pushNotifications);
   const onError = options.onError;
+  let push: PushContext | undefined;
+  let delivery: PushDelivery | undefined;
+  if (pushing !== undefined) {
+    const configs = new PushConfigs(maxTasks);
+    delivery = new PushDelivery(configs, {
+      fetch: pushing.fetch ?? ((input, init) => fetch(input, init)),
+      timeoutMs: positive(
+        'pushNotifications.timeoutMs',
+        pushing.timeoutMs,
+        DEFAULT_PUSH_TIMEOUT_MS,
+      ),
+      onError,
+    });
+    push = { options: pushing, configs };
+  }
+  if (options.recover !== undefined && typeof options.recover !== 'boolean') {
+    configFail('recover', 'must be a boolean');
+  }
+  const recover = options.recover ?? true;
+  const tasks = new TaskRegistry(maxTasks, delivery?.observe);
+  const guard = requestGuard(url, options.allowedOrigins ?? []);
   const endpoints = entries.map(([key, agent]): Endpoint => {
     const rpcPath = key === '' ? base : `${base === '/' ? '' : base}/${key}`;
     const overrides: AgentCardOverrides =
       typeof options.card === 'function' ? options.card(key, agent) : (options.card ?? {});
     const endpointUrl = new URL(url.href);
     endpointUrl.pathname = rpcPath;
-    const card = agentCard(agent, { ...overrides, url: endpointUrl.href });
+    const card = agentCard(agent, {
+      ...overrides,
+      url: endpointUrl.href,
+      capabilities: { ...overrides.capabilities, pushNotifications: push !== undefined },
+    });
     return {
       key,
       rpcPath,
       cardPath: `${rpcPath === '/' ? '' : rpcPath}/${CARD_PATH}`,
       card,
-      context: { tasks, agentKey: key, agent, store: options.store, onError },
+      context: {
+        tasks,
+        agentKey: key,
+        agent,
+        store: options.store,
+        onError,
+        recover,
+        push,
+        keepAliveMs,
+      },
     };
   });
   const first = endpoints[0] as Endpoint;

@@ -1,36 +1,16 @@
 import { loadRun, StoreError } from '../../core/index';
-import type { RunStore } from '../../core/index';
+import type { RunRecord, RunStore } from '../../core/index';
 import type { ServableAgent } from './servable-agent';
 import { agentMessage, outputArtifact } from './task-runner';
-import type { TaskRecord, TaskRegistry } from './task-registry';
+import { newTaskRecord, type TaskRecord, type TaskRegistry } from './task-registry';
 
 /**
- * A task this process does not hold, read back from the store as the stored run of the same id
- * (after a restart, or on another instance): a completed run with its output artifact, a paused
+ * The task of a stored run, not registered: a completed run with its output artifact, a paused
  * one INPUT_REQUIRED (the next message resumes it), a failed one FAILED (generic text), a running
- * one WORKING. Only a run of this agent and of the caller's owner is found; otherwise undefined.
+ * one WORKING. The owner is the run's.
  */
-export async function restoreTask(
-  tasks: TaskRegistry,
-  store: RunStore,
-  agent: ServableAgent,
-  agentKey: string,
-  id: string,
-  owner: string | undefined,
-): Promise<TaskRecord | undefined> {
-  let run: Awaited<ReturnType<typeof loadRun>>;
-  try {
-    run = await loadRun(store, id, {
-      agent: agent.name,
-      ...(owner !== undefined && { owner }),
-    });
-  } catch (error) {
-    if (StoreError.isReason(error, 'not-found')) return undefined;
-    throw error;
-  }
-  // An unowned caller sees only unowned runs (loadRun without owner is an operator's read).
-  if (run.owner !== owner) return undefined;
-  const record = tasks.create(run.id, run.conversationId ?? run.id, agentKey, owner);
+export function taskOfRun(run: RunRecord, agentKey: string): TaskRecord {
+  const record = newTaskRecord(run.id, run.conversationId ?? run.id, agentKey, run.owner);
   record.timestamp = new Date(run.updatedAt).toISOString();
   switch (run.status) {
     case 'completed':
@@ -59,4 +39,46 @@ export async function restoreTask(
       break;
   }
   return record;
+}
+
+/** A task read back from the store: its registered record and the stored run it came from. */
+export interface RestoredTask {
+  readonly record: TaskRecord;
+  /** The stored run; undefined when another request registered the task meanwhile. */
+  readonly run: RunRecord | undefined;
+}
+
+/**
+ * A task this process does not hold, read back from the store as the stored run of the same id
+ * (after a restart, or on another instance) and registered (see {@link taskOfRun}). Only a run of
+ * this agent and of the caller's owner is found; otherwise undefined.
+ */
+export async function restoreTask(
+  tasks: TaskRegistry,
+  store: RunStore,
+  agent: ServableAgent,
+  agentKey: string,
+  id: string,
+  owner: string | undefined,
+): Promise<RestoredTask | undefined> {
+  let run: RunRecord;
+  try {
+    run = await loadRun(store, id, {
+      agent: agent.name,
+      ...(owner !== undefined && { owner }),
+    });
+  } catch (error) {
+    if (StoreError.isReason(error, 'not-found')) return undefined;
+    throw error;
+  }
+  // An unowned caller sees only unowned runs (loadRun without owner is an operator's read).
+  if (run.owner !== owner) return undefined;
+  // Another request read it meanwhile: there is one record per task.
+  const held = tasks.get(id);
+  if (held !== undefined) {
+    return held.agentKey === agentKey && held.owner === owner
+      ? { record: held, run: undefined }
+      : undefined;
+  }
+  return { record: tasks.add(taskOfRun(run, agentKey)), run };
 }

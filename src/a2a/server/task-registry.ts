@@ -22,6 +22,36 @@ export interface TaskRecord {
   /** Call ids the paused run waits for. */
   pendingCalls: { approvals: string[]; external: string[] };
   readonly listeners: Set<(event: StreamResponse) => void>;
+  /** Told about every update after the listeners (push notifications); set by the registry. */
+  observer: TaskObserver | undefined;
+}
+
+/** Told about every status and artifact update of every task of a registry. Internal. */
+export type TaskObserver = (record: TaskRecord, event: StreamResponse) => void;
+
+/** A new task record in SUBMITTED state, not yet registered. */
+export function newTaskRecord(
+  id: string,
+  contextId: string,
+  agentKey: string,
+  owner: string | undefined,
+): TaskRecord {
+  return {
+    id,
+    contextId,
+    agentKey,
+    owner,
+    state: 'TASK_STATE_SUBMITTED',
+    statusMessage: undefined,
+    timestamp: new Date().toISOString(),
+    artifacts: [],
+    history: [],
+    controller: undefined,
+    resumeFrom: undefined,
+    pendingCalls: { approvals: [], external: [] },
+    listeners: new Set(),
+    observer: undefined,
+  };
 }
 
 /** Whether `state` is terminal (completed, failed, canceled, rejected). */
@@ -62,7 +92,10 @@ export function taskSnapshot(record: TaskRecord, historyLength?: number): Task {
 export class TaskRegistry {
   private readonly tasks = new Map<string, TaskRecord>();
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly observer?: TaskObserver,
+  ) {}
 
   /** The task with this id, if known. */
   get(id: string): TaskRecord | undefined {
@@ -71,27 +104,23 @@ export class TaskRegistry {
 
   /** Registers a new task in SUBMITTED state. */
   create(id: string, contextId: string, agentKey: string, owner: string | undefined): TaskRecord {
-    const record: TaskRecord = {
-      id,
-      contextId,
-      agentKey,
-      owner,
-      state: 'TASK_STATE_SUBMITTED',
-      statusMessage: undefined,
-      timestamp: new Date().toISOString(),
-      artifacts: [],
-      history: [],
-      controller: undefined,
-      resumeFrom: undefined,
-      pendingCalls: { approvals: [], external: [] },
-      listeners: new Set(),
-    };
-    this.tasks.set(id, record);
+    return this.add(newTaskRecord(id, contextId, agentKey, owner));
+  }
+
+  /** Registers `record` (built with {@link newTaskRecord}); returns it. */
+  add(record: TaskRecord): TaskRecord {
+    record.observer = this.observer;
+    this.tasks.set(record.id, record);
     this.evict();
     return record;
   }
 
-  /** Every known task (for shutdown). */
+  /** Forgets the task `id` (the next read goes to the store again). */
+  forget(id: string): void {
+    this.tasks.delete(id);
+  }
+
+  /** Every known task (for shutdown and listing). */
   all(): IterableIterator<TaskRecord> {
     return this.tasks.values();
   }
@@ -107,7 +136,10 @@ export class TaskRegistry {
   }
 }
 
-/** Sends `event` to every listener of the task (a throwing listener is dropped). */
+/**
+ * Sends `event` to every listener of the task (a throwing listener is dropped), then to the
+ * registry's observer (whose failure never reaches the run).
+ */
 export function publish(record: TaskRecord, event: StreamResponse): void {
   for (const listener of [...record.listeners]) {
     try {
@@ -115,6 +147,11 @@ export function publish(record: TaskRecord, event: StreamResponse): void {
     } catch {
       record.listeners.delete(listener);
     }
+  }
+  try {
+    record.observer?.(record, event);
+  } catch {
+    // Push delivery is best effort: it never fails the task.
   }
 }
 
@@ -142,6 +179,30 @@ export function addArtifact(record: TaskRecord, artifact: Artifact): void {
       contextId: record.contextId,
       artifact,
       lastChunk: true,
+    },
+  });
+}
+
+/**
+ * Publishes one chunk of an artifact: the task keeps `whole` (the artifact so far, replacing the
+ * one of the same id), the event carries `chunk` with `append` and `lastChunk` as given.
+ */
+export function publishChunk(
+  record: TaskRecord,
+  whole: Artifact,
+  chunk: Artifact,
+  flags: { append: boolean; lastChunk: boolean },
+): void {
+  const index = record.artifacts.findIndex((a) => a.artifactId === whole.artifactId);
+  if (index === -1) record.artifacts.push(whole);
+  else record.artifacts[index] = whole;
+  publish(record, {
+    artifactUpdate: {
+      taskId: record.id,
+      contextId: record.contextId,
+      artifact: chunk,
+      ...(flags.append && { append: true }),
+      lastChunk: flags.lastChunk,
     },
   });
 }
