@@ -55,6 +55,7 @@ const TYPESCRIPT_EXAMPLES = [
   'handoffs',
   'workflow-approval',
   'evals',
+  'a2a',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
