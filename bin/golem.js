@@ -31,6 +31,11 @@ const COMMANDS = {
     source: 'container/cli/mcp.ts',
     summary: 'mcp serve: serve an @Agent class (its @Tools and itself), Tools or an Agent over MCP',
   },
+  a2a: {
+    module: 'dist/container/cli/a2a.js',
+    source: 'container/cli/a2a.ts',
+    summary: 'a2a serve: serve an @Agent class or an Agent over the Agent2Agent protocol (A2A 1.0)',
+  },
   eval: {
     module: 'dist/container/cli/eval.js',
     source: 'container/cli/eval.ts',

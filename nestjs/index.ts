@@ -59,3 +59,6 @@ export { GolemExceptionFilter, runErrorResponse } from './exception-filter';
 export type { RunErrorBody } from './exception-filter';
 export { GolemTestingModule, overrideModels } from './testing';
 export type { ProviderOverrider } from './testing';
+export { A2AModule } from './a2a-module';
+export { A2A_SERVER, InjectA2AServer } from './a2a-token';
+export type { A2AModuleOptions, A2AModuleAsyncOptions, A2AModuleAgent } from './a2a-options';

@@ -3,15 +3,28 @@ import type { IncomingMessage } from 'node:http';
 /** What reading a request body gave: its text, or too large. */
 export type BodyRead = { readonly text: string } | { readonly tooLarge: true };
 
+/** What a framework's body parser may have left on the request (Express, NestJS). */
+type ParsedRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+
 /**
  * Reads the body of `req` up to `max` bytes. A declared or actual larger body stops the read
- * (`tooLarge`) without buffering the rest. A body Express already parsed (`req.body`) is reused.
+ * (`tooLarge`) without buffering the rest. A body a framework already read is reused: its raw
+ * bytes (`req.rawBody`, e.g. NestJS with `rawBody: true`), else the text or JSON it parsed into
+ * `req.body` (Express's and NestJS's JSON parser).
  */
 export async function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
-  const parsed = (req as { body?: unknown }).body;
-  if (parsed !== undefined && typeof parsed === 'object' && parsed !== null && req.readableEnded) {
-    const text = JSON.stringify(parsed);
-    return Buffer.byteLength(text) > max ? { tooLarge: true } : { text };
+  const { body: parsed, rawBody } = req as ParsedRequest;
+  if (req.readableEnded) {
+    if (Buffer.isBuffer(rawBody)) {
+      return rawBody.length > max ? { tooLarge: true } : { text: rawBody.toString('utf8') };
+    }
+    if (typeof parsed === 'string') {
+      return Buffer.byteLength(parsed) > max ? { tooLarge: true } : { text: parsed };
+    }
+    if (typeof parsed === 'object' && parsed !== null) {
+      const text = JSON.stringify(parsed);
+      return Buffer.byteLength(text) > max ? { tooLarge: true } : { text };
+    }
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) return { tooLarge: true };
