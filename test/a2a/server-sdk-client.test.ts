@@ -4,8 +4,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'golem';
-import { ScriptedModel, textResponse } from 'golem/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, defineTool } from 'golem';
+import { sqliteStore } from 'golem/stores/sqlite';
+import { ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
 import { createA2AServer, type A2AServer } from '../../src/a2a/server/server';
 import type { ServableAgent } from '../../src/a2a/server/servable-agent';
 
@@ -273,4 +277,117 @@ test('the SDK lists tasks and manages push notification configs', async () => {
   await expect(
     c.createTaskPushNotificationConfig({ ...config, url: 'https://evil.example.com/x' }),
   ).rejects.toBeDefined();
+});
+
+/** A data part as the SDK builds it. */
+function sdkData(value: unknown): import('@a2a-js/sdk').Part {
+  return {
+    content: { $case: 'data', value: value as never },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
+  };
+}
+
+/**
+ * An agent whose `book` tool needs approval; `booked` records the nights actually booked. A
+ * restarted one (`fresh: false`) only has the answer left to give.
+ */
+function bookingAgent(booked: string[], fresh = true): Agent<unknown, string, true> {
+  const book = defineTool({
+    name: 'book',
+    schema: { type: 'object', properties: { night: { type: 'string' } }, required: ['night'] },
+    approval: true,
+    execute: (args) => {
+      booked.push((args as { night: string }).night);
+      return 'booked';
+    },
+  });
+  return new Agent({
+    name: 'booking',
+    model: new ScriptedModel([
+      ...(fresh ? [toolCallResponse([{ id: 'b1', name: 'book', args: { night: 'Friday' } }])] : []),
+      textResponse('Booked Friday.'),
+    ]),
+    tools: [book],
+    deferredTools: true,
+  });
+}
+
+/** Continues `task` with an approval of call b1, as the SDK sends it. */
+function approval(task: import('@a2a-js/sdk').Task): SdkSendParams {
+  const params = userMessage('', 'm-2');
+  return {
+    ...params,
+    message: {
+      ...(params.message as NonNullable<SdkSendParams['message']>),
+      taskId: task.id,
+      contextId: task.contextId,
+      parts: [sdkData({ approvals: { b1: true } })],
+    },
+  };
+}
+
+test('input required: the SDK streams to INPUT_REQUIRED, then its data part approves the call', async () => {
+  const booked: string[] = [];
+  const c = await client(await serve(bookingAgent(booked)));
+  const states: number[] = [];
+  let task: import('@a2a-js/sdk').Task | undefined;
+  for await (const event of c.sendMessageStream(userMessage('book Friday'))) {
+    const payload = event.payload;
+    if (payload?.$case === 'task') task = payload.value;
+    if (payload?.$case === 'statusUpdate') states.push(payload.value.status?.state ?? -1);
+  }
+  expect(states.at(-1)).toBe(sdk.TaskState.TASK_STATE_INPUT_REQUIRED);
+  if (task === undefined) throw new Error('expected the task');
+  expect(booked).toEqual([]);
+  const done = (await c.sendMessage(approval(task))) as import('@a2a-js/sdk').Task;
+  expect(done.id).toBe(task.id);
+  expect(done.status?.state).toBe(sdk.TaskState.TASK_STATE_COMPLETED);
+  expect(done.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'Booked Friday.' });
+  expect(booked).toEqual(['Friday']);
+});
+
+test('a server restart with a SQLite store: the SDK reads the paused task and approves it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'golem-a2a-'));
+  const path = join(dir, 'tasks.db');
+  try {
+    const booked: string[] = [];
+    const first = sqliteStore({ path });
+    const base = await serve(bookingAgent(booked), { store: first });
+    const paused = (await (
+      await client(base)
+    ).sendMessage(userMessage('book Friday'))) as import('@a2a-js/sdk').Task;
+    expect(paused.status?.state).toBe(sdk.TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The server goes away (its process would); a new one opens the same file.
+    a2a?.close();
+    http?.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      http?.close(() => {
+        resolve();
+      }),
+    );
+    http = undefined;
+    await first.close();
+    const second = sqliteStore({ path });
+    try {
+      const c = await client(await serve(bookingAgent(booked, false), { store: second }));
+      const read = await c.getTask({ tenant: '', id: paused.id, historyLength: undefined });
+      expect(read.status?.state).toBe(sdk.TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(read.contextId).toBe(paused.contextId);
+      const done = (await c.sendMessage(approval(read))) as import('@a2a-js/sdk').Task;
+      expect(done.status?.state).toBe(sdk.TaskState.TASK_STATE_COMPLETED);
+      expect(booked).toEqual(['Friday']);
+      const again = await c.getTask({ tenant: '', id: paused.id, historyLength: undefined });
+      expect(again.artifacts[0]?.parts[0]?.content).toEqual({
+        $case: 'text',
+        value: 'Booked Friday.',
+      });
+    } finally {
+      a2a?.close();
+      await second.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
