@@ -21,11 +21,11 @@ import {
   type ServableAgent,
 } from '../../src/a2a/index';
 import { UsageError } from '../../decorators/cli/args';
-import { compileAgentClass } from '../../decorators/index';
 import { A2A_USAGE, parseA2AArgs, type A2AServeArgs } from './a2a-args';
 import { failureText } from './failure';
-import { defaultRunLoader, findAgent } from './load-agent';
+import { defaultRunLoader, findAgent, isAgentClass } from './load-agent';
 import { prepare, type RunIO } from './run';
+import { stopSignal } from './stop-signal';
 
 /** Opens the `--store` SQLite file as a run store. */
 export type SqliteStoreOpener = (path: string) => RunStore;
@@ -47,16 +47,6 @@ function openSqliteStore(path: string): RunStore {
     sqliteStore: (options: { path: string }) => RunStore;
   };
   return entry.sqliteStore({ path });
-}
-
-function isAgentClass(value: unknown): boolean {
-  if (typeof value !== 'function') return false;
-  try {
-    compileAgentClass(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isEngineAgent(value: unknown): value is ServableAgent {
@@ -128,17 +118,6 @@ function mapPath(pathname: string, route: string, base: string): string {
   if (pathname !== route && !pathname.startsWith(`${routePrefix}/`)) return pathname;
   const rest = pathname === route ? '' : pathname.slice(routePrefix.length);
   return `${base === '/' ? '' : base}${rest}` || '/';
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolveStop) => {
-    process.once('SIGINT', () => {
-      resolveStop();
-    });
-    process.once('SIGTERM', () => {
-      resolveStop();
-    });
-  });
 }
 
 function listen(http: Server, port: number, host: string): Promise<number> {

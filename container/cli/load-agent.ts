@@ -26,7 +26,8 @@ export interface LoadedAgentModule {
   readonly modules: readonly ContainerModule[];
 }
 
-function isAgentClass(value: unknown): boolean {
+/** Whether `value` is an `@Agent` class (its definition compiles). */
+export function isAgentClass(value: unknown): boolean {
   if (typeof value !== 'function') return false;
   try {
     compileAgentClass(value);

@@ -23,9 +23,10 @@ import { UsageError } from '../../decorators/cli/args';
 import { classTools, compileAgentClass, snakeCase } from '../../decorators/index';
 import { loadDeps, NO_DEPS_HINT, type LoadedDeps } from './deps';
 import { failureText } from './failure';
-import { defaultRunLoader, findAgent } from './load-agent';
+import { defaultRunLoader, findAgent, isAgentClass } from './load-agent';
 import { MCP_USAGE, parseMcpArgs, type McpServeArgs } from './mcp-args';
 import { prepare, type RunIO } from './run';
+import { stopSignal } from './stop-signal';
 
 /** Where the command writes and how it loads; plus `until`, which ends serving (tests). */
 export interface McpIO extends RunIO {
@@ -67,16 +68,6 @@ function isTool(value: unknown): value is Tool {
     typeof (value as Tool).execute === 'function' &&
     typeof (value as Tool).name === 'string'
   );
-}
-
-function isAgentClass(value: unknown): boolean {
-  if (typeof value !== 'function') return false;
-  try {
-    compileAgentClass(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** What the export serves. */
@@ -125,17 +116,6 @@ function servedFrom(loaded: unknown, args: McpServeArgs, file: string, io: RunIO
   throw new UsageError(
     `${args.exportName} is not an @Agent class, a Tool, an array of Tools or an Agent; export one of those under the name you serve`,
   );
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolveStop) => {
-    process.once('SIGINT', () => {
-      resolveStop();
-    });
-    process.once('SIGTERM', () => {
-      resolveStop();
-    });
-  });
 }
 
 /** Runs `golem mcp` with `argv` (after `mcp`) and returns the exit code once serving ends. */

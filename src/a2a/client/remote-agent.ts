@@ -2,18 +2,10 @@ import { Agent, ConfigError } from '../../core/index';
 import type { A2AConnection } from './connection-types';
 import { peerText } from './failures';
 import { A2A_COMPONENT, type A2AAgentOptions } from './options';
+import { portableName } from './portable-name';
 import { remoteModel } from './remote-model';
 
 const NAME = /^[A-Za-z0-9_-]{1,52}$/;
-
-/** The card's name as an agent name a handoff accepts (`transfer_to_<name>`). */
-function agentName(name: string): string {
-  const clean = name
-    .replace(/[^A-Za-z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 52);
-  return clean === '' ? 'remote_agent' : clean;
-}
 
 /**
  * The remote agent as a golem `Agent` with text output: run it directly, or list it in another
@@ -21,7 +13,7 @@ function agentName(name: string): string {
  * `remoteModel`); it has no tools or instructions of its own.
  */
 export function remoteAgent(connection: A2AConnection, options: A2AAgentOptions = {}): Agent {
-  const name = options.name ?? agentName(connection.card.name);
+  const name = options.name ?? portableName(connection.card.name, 52);
   if (!NAME.test(name)) {
     throw new ConfigError(
       `A2A asAgent: the agent name ${JSON.stringify(name)} must be 1–52 letters, digits, "_" or "-" (it names the transfer tool of a handoff)`,

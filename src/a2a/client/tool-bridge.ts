@@ -12,6 +12,7 @@ import type { A2AConnection } from './connection-types';
 import { peerText } from './failures';
 import { A2A_COMPONENT, type A2AToolOptions } from './options';
 import { pendingReason } from './pending-task';
+import { portableName } from './portable-name';
 import {
   endedText,
   followTask,
@@ -34,7 +35,7 @@ const MAX_DESCRIPTION = 1024;
  */
 export function bridgeAgent(connection: A2AConnection, options: A2AToolOptions = {}): Tool {
   const { card } = connection;
-  const name = options.name ?? portableName(card.name);
+  const name = options.name ?? portableName(card.name, 64);
   const inputRequired: unknown = options.inputRequired ?? 'defer';
   if (inputRequired !== 'defer' && inputRequired !== 'model') {
     throw new ConfigError(
@@ -115,15 +116,6 @@ function report(
     logger: 'a2a',
     data: { taskId: update.statusUpdate.taskId, state: status.state, ...(text !== '' && { text }) },
   });
-}
-
-/** The card's name as a portable tool name. */
-function portableName(name: string): string {
-  const clean = name
-    .replace(/[^A-Za-z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
-  return clean === '' ? 'remote_agent' : clean;
 }
 
 /** The card's description and skills, for the model. */
