@@ -69,6 +69,7 @@ const LAYERS = [
   { folder: 'src/workflows', may: corePorts },
   { folder: 'src/evals', may: corePorts },
   { folder: 'src/a2a', may: corePorts },
+  { folder: 'src/studio', may: [...corePorts, 'src/ui/index.ts', 'src/evals/index.ts'] },
   {
     folder: 'decorators',
     may: ['src/core/index.ts', 'src/core/kit', 'src/workflows/index.ts', 'src/evals/index.ts'],

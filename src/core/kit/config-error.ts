@@ -29,7 +29,8 @@ export type ConfigComponent =
   | 'middleware'
   | 'workflows'
   | 'evals'
-  | 'a2a';
+  | 'a2a'
+  | 'studio';
 
 /**
  * What is wrong with a decorated class. Each names one declaration mistake; the error message

@@ -1,0 +1,84 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Writes a JSON body with `status` (never cached). */
+export function replyJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    .end(text);
+}
+
+/** Writes `{ error }` with `status`. */
+export function replyError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  headers?: Record<string, string>,
+): void {
+  replyJson(res, status, { error }, headers);
+}
+
+/** What reading a request body gave: its text, or too large. */
+export type BodyRead = { readonly text: string } | { readonly tooLarge: true };
+
+/** Reads the body of `req` up to `max` bytes, stopping at the first byte past it. */
+export async function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return { tooLarge: true };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer | string>) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > max) return { tooLarge: true };
+    chunks.push(bytes);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Whether `given` equals `token`, in constant time (both hashed first, so lengths leak nothing). */
+export function tokenMatches(given: string, token: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+function hostName(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/**
+ * Why `req` is refused (a 403 text), or undefined: the `Host` must be a loopback name or one of
+ * `allowedHosts` (DNS rebinding), and an `Origin` header must be the studio's own origin (the
+ * scheme and the Host the request names).
+ */
+export function hostRefusal(
+  req: IncomingMessage,
+  allowedHosts: ReadonlySet<string>,
+): string | undefined {
+  const host = (req.headers.host ?? '').trim().toLowerCase();
+  const name = hostName(host);
+  if (!LOOPBACK.has(name) && !allowedHosts.has(name) && !allowedHosts.has(host))
+    return 'the Host header names a host this studio does not serve (allowedHosts)';
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const own = `${secure ? 'https' : 'http'}://${host}`;
+  if (origin.trim().toLowerCase() === own) return undefined;
+  return 'the Origin header names another site: the studio answers its own pages only';
+}

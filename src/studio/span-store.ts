@@ -1,0 +1,115 @@
+import type { SpanSummary, StudioTurn, StudioUsage } from './api-types';
+
+/** The attribute naming a golem run on its root span (src/otel/semconv.ts `golem.run.id`). */
+const RUN_ID = 'golem.run.id';
+
+/**
+ * The spans the studio's OTLP endpoint received: a ring of at most `max`, indexed by trace id and
+ * by the `golem.run.id` attribute (a run's spans are the traces holding a span naming it).
+ */
+export class SpanStore {
+  private readonly ring: SpanSummary[] = [];
+  private readonly byTrace = new Map<string, SpanSummary[]>();
+  private readonly runTraces = new Map<string, Set<string>>();
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly max: number) {}
+
+  /** Keeps `spans` (a span already kept, by trace and span id, is skipped), dropping the oldest beyond the cap. */
+  add(spans: readonly SpanSummary[]): void {
+    for (const span of spans) {
+      const key = `${span.traceId}:${span.spanId}`;
+      if (this.keys.has(key)) continue; // an exporter's retry
+      this.keys.add(key);
+      this.ring.push(span);
+      const list = this.byTrace.get(span.traceId);
+      if (list === undefined) this.byTrace.set(span.traceId, [span]);
+      else list.push(span);
+      const runId = span.attributes[RUN_ID];
+      if (typeof runId === 'string') {
+        const traces = this.runTraces.get(runId) ?? new Set<string>();
+        traces.add(span.traceId);
+        this.runTraces.set(runId, traces);
+      }
+    }
+    while (this.ring.length > this.max) this.evict(this.ring.shift() as SpanSummary);
+  }
+
+  private evict(span: SpanSummary): void {
+    this.keys.delete(`${span.traceId}:${span.spanId}`);
+    const list = this.byTrace.get(span.traceId);
+    if (list === undefined) return;
+    const at = list.indexOf(span);
+    if (at !== -1) list.splice(at, 1);
+    if (list.length > 0) return;
+    this.byTrace.delete(span.traceId);
+    for (const [runId, traces] of this.runTraces) {
+      traces.delete(span.traceId);
+      if (traces.size === 0) this.runTraces.delete(runId);
+    }
+  }
+
+  /** How many spans are kept. */
+  get size(): number {
+    return this.ring.length;
+  }
+
+  /** The spans of run `runId`, by start time. */
+  ofRun(runId: string): SpanSummary[] {
+    const spans: SpanSummary[] = [];
+    for (const traceId of this.runTraces.get(runId) ?? [])
+      spans.push(...(this.byTrace.get(traceId) ?? []));
+    return spans.sort((a, b) => a.startMs - b.startMs);
+  }
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function usageOf(span: SpanSummary): StudioUsage | undefined {
+  const input = count(span.attributes['gen_ai.usage.input_tokens']);
+  const output = count(span.attributes['gen_ai.usage.output_tokens']);
+  if (input === undefined && output === undefined) return undefined;
+  const cache = count(span.attributes['gen_ai.usage.cache_read.input_tokens']);
+  const reasoning = count(span.attributes['gen_ai.usage.reasoning.output_tokens']);
+  return {
+    inputTokens: input ?? 0,
+    outputTokens: output ?? 0,
+    ...(cache !== undefined && { cacheReadTokens: cache }),
+    ...(reasoning !== undefined && { reasoningTokens: reasoning }),
+  };
+}
+
+/**
+ * `turns` with each turn's usage, attempts and timing from the run's `chat` spans: the spans, by
+ * start time, group into model turns (an attempt of 1, or no attempt number, starts a group);
+ * the n-th group describes the n-th turn (its usage: the last attempt's). Turns without a group
+ * stay as they are.
+ */
+export function withSpanFacts(
+  turns: readonly StudioTurn[],
+  spans: readonly SpanSummary[],
+): StudioTurn[] {
+  const groups: SpanSummary[][] = [];
+  for (const span of spans) {
+    if (!span.name.startsWith('chat')) continue;
+    const attempt = span.attributes['golem.attempt'];
+    const last = groups[groups.length - 1];
+    if (last === undefined || typeof attempt !== 'number' || attempt <= 1) groups.push([span]);
+    else last.push(span);
+  }
+  return turns.map((turn, i) => {
+    const group = groups[i];
+    if (group === undefined) return turn;
+    const first = group[0] as SpanSummary;
+    const final = group[group.length - 1] as SpanSummary;
+    const usage = usageOf(final);
+    return {
+      ...turn,
+      ...(usage !== undefined && { usage }),
+      attempts: group.length,
+      durationMs: final.startMs + final.durationMs - first.startMs,
+    };
+  });
+}
