@@ -92,6 +92,7 @@ const LAYERS = [
       'src/workflows/index.ts',
       'src/evals/index.ts',
       'src/a2a/index.ts',
+      'src/studio/index.ts',
       'decorators',
     ],
     libraries: [
