@@ -83,11 +83,11 @@ export const INTERRUPTED_STATES: readonly TaskState[] = [
   'TASK_STATE_AUTH_REQUIRED',
 ];
 
-/** The message roles, as their JSON names. */
-export const ROLES = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'] as const;
-
 /** The sender of a message. */
-export type Role = (typeof ROLES)[number];
+export type Role = 'ROLE_UNSPECIFIED' | 'ROLE_USER' | 'ROLE_AGENT';
+
+/** The message roles, as their JSON names. */
+export const ROLES: readonly Role[] = ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'];
 
 /** Free-form metadata attached to most objects. */
 export type WireMetadata = Record<string, unknown>;
