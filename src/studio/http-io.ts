@@ -82,3 +82,29 @@ export function hostRefusal(
   if (origin.trim().toLowerCase() === own) return undefined;
   return 'the Origin header names another site: the studio answers its own pages only';
 }
+
+/** The largest request body the studio reads (1 MiB). */
+export const MAX_BODY = 1024 * 1024;
+
+/**
+ * Reads a JSON request body (empty: `{}`); answers 413 (too large) or 400 (not JSON) itself and
+ * then returns undefined.
+ */
+export async function readJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ value: unknown } | undefined> {
+  const body = await readBody(req, MAX_BODY);
+  if ('tooLarge' in body) {
+    replyError(res, 413, `request body exceeds ${String(MAX_BODY)} bytes`, {
+      connection: 'close',
+    });
+    return undefined;
+  }
+  try {
+    return { value: body.text === '' ? {} : (JSON.parse(body.text) as unknown) };
+  } catch {
+    replyError(res, 400, 'the body is not valid JSON');
+    return undefined;
+  }
+}

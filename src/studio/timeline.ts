@@ -53,7 +53,9 @@ export function deriveTimeline(
   let prompt: string | undefined;
   for (const [messageIndex, message] of messages.entries()) {
     if (message.role === 'user') {
-      prompt = message.content ?? '';
+      // A replay that continues after tool results stores an empty user message: not a prompt.
+      const text = message.content ?? '';
+      if (text !== '' || (message.parts?.length ?? 0) > 0) prompt = text;
       continue;
     }
     if (message.role !== 'assistant') continue;

@@ -111,3 +111,14 @@ test('checkpoints run from 0 to the number of turns; an empty history has one', 
   expect(deriveTimeline([])).toEqual([]);
   expect(checkpointsOf([])).toEqual([0]);
 });
+
+test('an empty user message (where a replay continued after tool results) is not a prompt', () => {
+  const turns = deriveTimeline([
+    { role: 'user', content: 'ship it' },
+    { role: 'assistant', toolCalls: [{ id: 'c1', name: 'ship', args: '{}' }] },
+    { role: 'tool', content: 'shipped', toolCallId: 'c1', toolName: 'ship' },
+    { role: 'user' },
+    { role: 'assistant', content: 'Shipped.' },
+  ]);
+  expect(turns.map((t) => t.prompt)).toEqual(['ship it', undefined]);
+});

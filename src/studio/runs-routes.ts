@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StoredRun } from '../core/index';
+import type { RunPage, RunSummary } from './api-types';
+import { replyError, replyJson } from './http-io';
+import { summarizeRow } from './run-summary';
+import type { StudioContext } from './studio-context';
+import { openPoller } from './studio-sse';
+
+/** Rows a runs query reads at most (the `total` cap). */
+const READ_CAP = 5000;
+
+/** The store filter of a runs query, and whether it can match nothing (another owner asked). */
+interface RowFilter {
+  readonly filter: { agent?: string; status?: string[]; owner?: string };
+  readonly none: boolean;
+}
+
+function intParam(value: string | null, fallback: number, max: number): number {
+  if (value === null || !/^\d+$/.test(value)) return fallback;
+  return Math.min(Number(value), max);
+}
+
+function timeParam(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The raw rows the studio may see, newest `updatedAt` first. */
+async function readRows(ctx: StudioContext, filter: RowFilter['filter']): Promise<StoredRun[]> {
+  const rows = await ctx.store.listRuns({ ...filter, limit: READ_CAP });
+  return rows
+    .filter((row) => ctx.owner === undefined || row.owner === ctx.owner)
+    .sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+/** The owner to filter by: the asked one, the studio's scope, or false (outside the scope). */
+function scopedOwner(ctx: StudioContext, asked: string | null): string | undefined | false {
+  if (ctx.owner === undefined) return asked === null || asked === '' ? undefined : asked;
+  return asked === null || asked === '' || asked === ctx.owner ? ctx.owner : false;
+}
+
+function rowFilter(ctx: StudioContext, query: URLSearchParams): RowFilter {
+  const agent = query.get('agent') ?? '';
+  const status = (query.get('status') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const who = scopedOwner(ctx, query.get('owner'));
+  return {
+    filter: {
+      ...(agent !== '' && { agent }),
+      ...(status.length > 0 && { status }),
+      ...(typeof who === 'string' && { owner: who }),
+    },
+    none: who === false,
+  };
+}
+
+/** `GET /api/runs`: a page of run summaries (filters: agent, status, owner, since, until, q). */
+export async function runsPage(ctx: StudioContext, query: URLSearchParams): Promise<RunPage> {
+  const { filter, none } = rowFilter(ctx, query);
+  if (none) return { runs: [], total: 0 };
+  const since = timeParam(query.get('since'));
+  const until = timeParam(query.get('until'));
+  const q = (query.get('q') ?? '').trim().toLowerCase();
+  const limit = Math.max(1, intParam(query.get('limit'), 50, 200));
+  const offset = intParam(query.get('offset'), 0, Number.MAX_SAFE_INTEGER);
+  const rows = (await readRows(ctx, filter)).filter(
+    (row) =>
+      (since === undefined || row.updatedAt >= since) &&
+      (until === undefined || row.updatedAt <= until) &&
+      (q === '' ||
+        row.id.toLowerCase().includes(q) ||
+        row.agent.toLowerCase().includes(q) ||
+        (row.conversationId ?? '').toLowerCase().includes(q)),
+  );
+  const now = Date.now();
+  const page = rows.slice(offset, offset + limit).map((row) => summarizeRow(row, now));
+  return {
+    runs: page,
+    total: rows.length,
+    ...(offset + limit < rows.length && { nextOffset: offset + limit }),
+  };
+}
+
+/** `GET /api/runs/:id`: the run's detail, or 404. */
+export async function runDetailRoute(
+  ctx: StudioContext,
+  res: ServerResponse,
+  id: string,
+): Promise<void> {
+  const record = await ctx.findRun(id);
+  if (record === undefined) replyError(res, 404, 'run not found');
+  else replyJson(res, 200, ctx.detailOf(record));
+}
+
+/** `GET /api/runs/stream` (SSE): `runs` events with the summaries changed since the last poll. */
+export function streamRuns(
+  ctx: StudioContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): void {
+  const { filter, none } = rowFilter(ctx, query);
+  const seen = new Map<string, number>();
+  const poller = openPoller(
+    req,
+    res,
+    ctx.pollMs,
+    'runs',
+    async () => {
+      if (none) return [];
+      const rows = await readRows(ctx, filter);
+      const now = Date.now();
+      const changed: RunSummary[] = [];
+      for (const row of rows) {
+        if (seen.get(row.id) === row.version) continue;
+        seen.set(row.id, row.version);
+        changed.push(summarizeRow(row, now));
+      }
+      return changed.length > 0 ? [changed] : [];
+    },
+    (error) => void ctx.report(error, 'runs stream'),
+    () => ctx.pollers.delete(poller),
+  );
+  ctx.pollers.add(poller);
+}
+
+/** `GET /api/runs/:id/stream` (SSE): a `run` event with the detail whenever its version changes. */
+export async function streamRun(
+  ctx: StudioContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+): Promise<void> {
+  const first = await ctx.findRun(id);
+  if (first === undefined) {
+    replyError(res, 404, 'run not found');
+    return;
+  }
+  let version = -1;
+  const poller = openPoller(
+    req,
+    res,
+    ctx.pollMs,
+    'run',
+    async () => {
+      const record = await ctx.findRun(id);
+      if (record === undefined || record.version === version) return [];
+      version = record.version;
+      return [ctx.detailOf(record)];
+    },
+    (error) => void ctx.report(error, 'run stream'),
+    () => ctx.pollers.delete(poller),
+  );
+  ctx.pollers.add(poller);
+}
