@@ -36,6 +36,11 @@ const COMMANDS = {
     source: 'container/cli/a2a.ts',
     summary: 'a2a serve: serve an @Agent class or an Agent over the Agent2Agent protocol (A2A 1.0)',
   },
+  studio: {
+    module: 'dist/container/cli/studio.js',
+    source: 'container/cli/studio.ts',
+    summary: 'Serve Golem Studio over a run store: runs, approvals, replays, playground, evals',
+  },
   eval: {
     module: 'dist/container/cli/eval.js',
     source: 'container/cli/eval.ts',
