@@ -44,6 +44,8 @@ export interface RunPage {
   readonly runs: readonly RunSummary[];
   /** How many runs matched among those read (at most the read cap). */
   readonly total: number;
+  /** Whether more runs may match than `total` counts (only this page and the next were read). */
+  readonly more?: boolean;
   /** The `offset` of the next page, when there is one. */
   readonly nextOffset?: number;
 }

@@ -9,6 +9,9 @@ import { openPoller } from './studio-sse';
 /** Rows a runs query reads at most (the `total` cap). */
 const READ_CAP = 5000;
 
+/** Rows the runs stream reads per poll: the newest, where every changed run lands. */
+const STREAM_WINDOW = 200;
+
 /** The store filter of a runs query, and whether it can match nothing (another owner asked). */
 interface RowFilter {
   readonly filter: { agent?: string; status?: string[]; owner?: string };
@@ -27,9 +30,13 @@ function timeParam(value: string | null): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** The raw rows the studio may see, newest `updatedAt` first. */
-async function readRows(ctx: StudioContext, filter: RowFilter['filter']): Promise<StoredRun[]> {
-  const rows = await ctx.store.listRuns({ ...filter, limit: READ_CAP });
+/** The raw rows the studio may see, newest `updatedAt` first (at most `limit`). */
+async function readRows(
+  ctx: StudioContext,
+  filter: RowFilter['filter'],
+  limit: number,
+): Promise<StoredRun[]> {
+  const rows = await ctx.store.listRuns({ ...filter, limit });
   return rows
     .filter((row) => ctx.owner === undefined || row.owner === ctx.owner)
     .sort((a, b) => b.updatedAt - a.updatedAt);
@@ -67,7 +74,11 @@ export async function runsPage(ctx: StudioContext, query: URLSearchParams): Prom
   const q = (query.get('q') ?? '').trim().toLowerCase();
   const limit = Math.max(1, intParam(query.get('limit'), 50, 200));
   const offset = intParam(query.get('offset'), 0, Number.MAX_SAFE_INTEGER);
-  const rows = (await readRows(ctx, filter)).filter(
+  // Filters the store cannot apply need the rows read (up to the cap); otherwise this page and
+  // one more row are enough — the list of a large store stays one indexed read.
+  const narrowed = since !== undefined || until !== undefined || q !== '';
+  const read = narrowed ? READ_CAP : Math.min(offset + limit + 1, READ_CAP);
+  const rows = (await readRows(ctx, filter, read)).filter(
     (row) =>
       (since === undefined || row.updatedAt >= since) &&
       (until === undefined || row.updatedAt <= until) &&
@@ -81,6 +92,7 @@ export async function runsPage(ctx: StudioContext, query: URLSearchParams): Prom
   return {
     runs: page,
     total: rows.length,
+    ...(!narrowed && rows.length === read && { more: true }),
     ...(offset + limit < rows.length && { nextOffset: offset + limit }),
   };
 }
@@ -112,7 +124,8 @@ export function streamRuns(
     'runs',
     async () => {
       if (none) return [];
-      const rows = await readRows(ctx, filter);
+      // A run that changes moves to the top (newest updatedAt): the newest rows hold every change.
+      const rows = await readRows(ctx, filter, STREAM_WINDOW);
       const now = Date.now();
       const changed: RunSummary[] = [];
       for (const row of rows) {

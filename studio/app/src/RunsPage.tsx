@@ -77,7 +77,9 @@ export function RunsPage() {
       <header className="page-head">
         <h1>Runs</h1>
         <span className="muted">
-          {total === undefined ? '' : `${total} run${total === 1 ? '' : 's'}`}
+          {total === undefined
+            ? ''
+            : `${String(total)}${page.data?.more === true ? '+' : ''} run${total === 1 ? '' : 's'}`}
           <span className="live" title="Live updates">
             ● live
           </span>
