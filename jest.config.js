@@ -41,6 +41,7 @@ module.exports = {
     '^golem/workflows$': '<rootDir>/src/workflows/index.ts',
     '^golem/evals$': '<rootDir>/src/evals/index.ts',
     '^golem/a2a$': '<rootDir>/src/a2a/index.ts',
+    '^golem/studio$': '<rootDir>/src/studio/index.ts',
   },
   clearMocks: true,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

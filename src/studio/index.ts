@@ -1,7 +1,26 @@
 /**
- * `golem/studio` (not yet an entry point): the server of Golem Studio.
+ * `golem/studio`: the server of Golem Studio, the local web app to watch, debug, approve and
+ * replay runs (`golem studio` serves it). `createStudio` answers the app's HTTP contract — the
+ * types below — over a run store.
  * @packageDocumentation
  */
 export { createStudio, type Studio } from './server';
 export type { StudioAgent, StudioOptions, StudioErrorInfo } from './studio-options';
-export type * from './api-types';
+export type {
+  DecisionsBody,
+  EvalReportSummary,
+  ReplayBody,
+  RunDetail,
+  RunPage,
+  RunSummary,
+  SpanSummary,
+  StartedRun,
+  StudioAgentInfo,
+  StudioErrorBody,
+  StudioInfo,
+  StudioPendingCall,
+  StudioRunStatus,
+  StudioToolCall,
+  StudioTurn,
+  StudioUsage,
+} from './api-types';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import {
@@ -104,7 +105,7 @@ export function studioContext(options: StudioOptions): StudioContext {
     spans,
     pollMs: positive('pollMs', options.pollMs, 500),
     allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase())),
-    appDir: options.appDir ?? resolvePath(__dirname, '../../studio/app'),
+    appDir: options.appDir ?? defaultAppDir(),
     reports: options.reports,
     pollers: new Set<SsePoller>(),
     background,
@@ -128,4 +129,15 @@ export function studioContext(options: StudioOptions): StudioContext {
     detailOf: (record) =>
       runDetail(record, spans.ofRun(record.id), Date.now(), agents.has(record.agent)),
   };
+}
+
+/**
+ * Where the built app is: beside the compiled module (`dist/src/studio` → `dist/studio/app`), or,
+ * running from golem's TypeScript sources (a checkout), the build's `dist/studio/app` — never the
+ * app's sources (`studio/app`), which a browser cannot run.
+ */
+function defaultAppDir(): string {
+  const compiled = resolvePath(__dirname, '../../studio/app');
+  if (existsSync(resolvePath(__dirname, 'index.js'))) return compiled;
+  return resolvePath(__dirname, '../../dist/studio/app');
 }

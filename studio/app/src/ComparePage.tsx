@@ -18,8 +18,9 @@ function Side({ id, label, testId }: { id: string; label: string; testId: string
           <>
             <StatusBadge status={detail.summary.status} testId="run-status" />
             <span className="muted small">
-              {detail.summary.turns} turns · {count(detail.summary.usage.inputTokens)} /{' '}
-              {count(detail.summary.usage.outputTokens)} tokens
+              {detail.timeline.length} turn{detail.timeline.length === 1 ? '' : 's'} ·{' '}
+              {count(detail.summary.usage.inputTokens)} / {count(detail.summary.usage.outputTokens)}{' '}
+              tokens
             </span>
           </>
         )}
