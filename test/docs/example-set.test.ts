@@ -56,6 +56,7 @@ const TYPESCRIPT_EXAMPLES = [
   'workflow-approval',
   'evals',
   'a2a',
+  'studio',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
