@@ -10,7 +10,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunDetail, RunPage, StartedRun } from 'golem/studio';
+import { sqliteStore } from 'golem/stores/sqlite';
+import { createStudio, type RunDetail, type RunPage, type StartedRun } from 'golem/studio';
+import { refunds, supportAgent } from './support-agent';
 
 type Log = (line: string) => void;
 
@@ -51,10 +53,8 @@ async function until(base: string, token: string, id: string, status: string): P
 
 export async function main(log: Log = console.log): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'golem-studio-example-'));
-  process.env.STUDIO_DB = join(dir, 'runs.db');
-  // Loaded after STUDIO_DB is set: the module opens its store on load.
-  const { store, support, refunds } = await import('./agents');
-  const { createStudio } = await import('golem/studio');
+  const store = sqliteStore({ path: join(dir, 'runs.db') });
+  const support = supportAgent(store);
   const studio = createStudio({ store, agents: [support] });
   const http = createServer((req, res) => void studio.handle(req, res));
   try {

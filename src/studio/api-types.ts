@@ -37,6 +37,15 @@ export interface RunSummary {
   readonly held: boolean;
   /** The store's version of the run (changes at every checkpoint). */
   readonly version: number;
+  /** What the run cost, when its traces carry a price (`golem.cost.total` on its spans). */
+  readonly cost?: StudioCost;
+}
+
+/** A price, as the run's spans report it. */
+export interface StudioCost {
+  readonly total: number;
+  /** ISO 4217 code, e.g. `USD`. */
+  readonly currency: string;
 }
 
 /** A page of runs, newest `updatedAt` first. */
@@ -89,6 +98,8 @@ export interface StudioTurn {
   readonly toolCalls: readonly StudioToolCall[];
   /** From the run's spans, when traced: the turn's usage, attempts and timing. */
   readonly usage?: StudioUsage;
+  /** The turn's cost (all its attempts), when its spans carry one. */
+  readonly cost?: StudioCost;
   readonly attempts?: number;
   readonly durationMs?: number;
 }
@@ -120,12 +131,31 @@ export interface RunDetail {
   readonly spans: readonly SpanSummary[];
   /** A completed run's output, as stored (JSON). */
   readonly output?: unknown;
+  /** Where the run stands on the queue, when the studio has one (`golem/queue`). */
+  readonly queue?: StudioQueueState;
   /** What the studio may do with the run now. */
   readonly actions: {
     readonly decide: boolean;
     readonly resume: boolean;
     readonly replay: boolean;
+    /** Cancel it (a queued or running run, with a queue). */
+    readonly cancel: boolean;
   };
+}
+
+/** A run's place on the queue (`RunQueue.status`). */
+export interface StudioQueueState {
+  /** queued, running, paused, completed, failed or cancelled. */
+  readonly state: string;
+  /** The BullMQ job carrying its latest segment, while BullMQ keeps it. */
+  readonly job?: { readonly lane: string; readonly id: string; readonly state?: string };
+  /** Why it was cancelled. */
+  readonly cancelReason?: string;
+}
+
+/** `POST /api/runs/:id/cancel`. */
+export interface CancelBody {
+  readonly reason?: string;
 }
 
 /** What an agent is (a golem `Agent`'s `describe()`), as the studio lists it. */
@@ -151,6 +181,8 @@ export interface StudioInfo {
     readonly traces: boolean;
     readonly evals: boolean;
     readonly playground: boolean;
+    /** Actions go through a run queue (workers execute them). */
+    readonly queue: boolean;
   };
 }
 

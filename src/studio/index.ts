@@ -7,6 +7,7 @@
 export { createStudio, type Studio } from './server';
 export type { StudioAgent, StudioOptions, StudioErrorInfo } from './studio-options';
 export type {
+  CancelBody,
   DecisionsBody,
   EvalReportSummary,
   ReplayBody,
@@ -16,9 +17,11 @@ export type {
   SpanSummary,
   StartedRun,
   StudioAgentInfo,
+  StudioCost,
   StudioErrorBody,
   StudioInfo,
   StudioPendingCall,
+  StudioQueueState,
   StudioRunStatus,
   StudioToolCall,
   StudioTurn,

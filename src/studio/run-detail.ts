@@ -42,6 +42,7 @@ export function runDetail(
       decide: hasAgent && record.status === 'paused',
       resume: hasAgent && canResume(record, now),
       replay: hasAgent,
+      cancel: false,
     },
   };
 }
