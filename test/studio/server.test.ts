@@ -176,7 +176,7 @@ describe('info and runs', () => {
       },
     ]);
     expect(info.models).toEqual(['alt']);
-    expect(info.features).toEqual({ traces: true, evals: false, playground: true });
+    expect(info.features).toEqual({ traces: true, evals: false, playground: true, queue: false });
   });
 
   test('GET /api/runs filters, searches and pages, newest first', async () => {
@@ -229,7 +229,7 @@ describe('info and runs', () => {
     expect(detail.messages[0]).toEqual({ role: 'user', content: 'weather in Paris?' });
     expect(detail.checkpoints).toEqual([0, 1, 2]);
     expect(detail.output).toBe('It is sunny.');
-    expect(detail.actions).toEqual({ decide: false, resume: false, replay: true });
+    expect(detail.actions).toEqual({ decide: false, resume: false, replay: true, cancel: false });
     expect((await call(served, '/api/runs/run-b')).status).toBe(404);
     expect((await call(served, '/api/runs/nope')).status).toBe(404);
     const list = (await call(served, '/api/runs')).json<RunPage>();
