@@ -1,6 +1,6 @@
 import type { RunRecord, StoredRun } from '../core/index';
 import { isRecord } from '../core/kit/guards';
-import type { RunSummary, StudioRunStatus, StudioUsage } from './api-types';
+import type { RunSummary, StudioCost, StudioRunStatus, StudioUsage } from './api-types';
 
 const STATUSES: readonly string[] = ['running', 'paused', 'completed', 'failed'];
 
@@ -44,7 +44,7 @@ function pendingCount(text: string | null): number {
  * A raw stored row as a {@link RunSummary}, reading only the small JSON fields (usage, pending),
  * never the messages. `now` decides whether the row's lease is held.
  */
-export function summarizeRow(row: StoredRun, now: number): RunSummary {
+export function summarizeRow(row: StoredRun, now: number, cost?: StudioCost): RunSummary {
   const status = (STATUSES.includes(row.status) ? row.status : 'failed') as StudioRunStatus;
   return {
     id: row.id,
@@ -67,11 +67,12 @@ export function summarizeRow(row: StoredRun, now: number): RunSummary {
       typeof row.leaseExpiresAt === 'number' &&
       row.leaseExpiresAt > now,
     version: row.version,
+    ...(cost !== undefined && { cost }),
   };
 }
 
-/** A decoded run as a {@link RunSummary}. */
-export function summarizeRecord(record: RunRecord, now: number): RunSummary {
+/** A decoded run as a {@link RunSummary} (`cost`: from its spans, when priced). */
+export function summarizeRecord(record: RunRecord, now: number, cost?: StudioCost): RunSummary {
   const { usage } = record;
   return {
     id: record.id,
@@ -94,5 +95,6 @@ export function summarizeRecord(record: RunRecord, now: number): RunSummary {
     ...(record.error !== undefined && { error: record.error }),
     held: record.lease !== undefined && record.lease.expiresAt > now,
     version: record.version,
+    ...(cost !== undefined && { cost }),
   };
 }

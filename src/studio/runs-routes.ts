@@ -23,6 +23,13 @@ function intParam(value: string | null, fallback: number, max: number): number {
   return Math.min(Number(value), max);
 }
 
+/** A non-negative amount (`minCost`), or undefined when absent or not a number. */
+function costParam(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const amount = Number(value);
+  return Number.isFinite(amount) && amount >= 0 ? amount : undefined;
+}
+
 function timeParam(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
   if (/^\d+$/.test(value)) return Number(value);
@@ -72,11 +79,12 @@ export async function runsPage(ctx: StudioContext, query: URLSearchParams): Prom
   const since = timeParam(query.get('since'));
   const until = timeParam(query.get('until'));
   const q = (query.get('q') ?? '').trim().toLowerCase();
+  const minCost = costParam(query.get('minCost'));
   const limit = Math.max(1, intParam(query.get('limit'), 50, 200));
   const offset = intParam(query.get('offset'), 0, Number.MAX_SAFE_INTEGER);
   // Filters the store cannot apply need the rows read (up to the cap); otherwise this page and
   // one more row are enough — the list of a large store stays one indexed read.
-  const narrowed = since !== undefined || until !== undefined || q !== '';
+  const narrowed = since !== undefined || until !== undefined || q !== '' || minCost !== undefined;
   const read = narrowed ? READ_CAP : Math.min(offset + limit + 1, READ_CAP);
   const rows = (await readRows(ctx, filter, read)).filter(
     (row) =>
@@ -85,10 +93,13 @@ export async function runsPage(ctx: StudioContext, query: URLSearchParams): Prom
       (q === '' ||
         row.id.toLowerCase().includes(q) ||
         row.agent.toLowerCase().includes(q) ||
-        (row.conversationId ?? '').toLowerCase().includes(q)),
+        (row.conversationId ?? '').toLowerCase().includes(q)) &&
+      (minCost === undefined || (ctx.spans.costOfRun(row.id)?.total ?? -1) >= minCost),
   );
   const now = Date.now();
-  const page = rows.slice(offset, offset + limit).map((row) => summarizeRow(row, now));
+  const page = rows
+    .slice(offset, offset + limit)
+    .map((row) => summarizeRow(row, now, ctx.spans.costOfRun(row.id)));
   return {
     runs: page,
     total: rows.length,
@@ -131,7 +142,7 @@ export function streamRuns(
       for (const row of rows) {
         if (seen.get(row.id) === row.version) continue;
         seen.set(row.id, row.version);
-        changed.push(summarizeRow(row, now));
+        changed.push(summarizeRow(row, now, ctx.spans.costOfRun(row.id)));
       }
       return changed.length > 0 ? [changed] : [];
     },

@@ -1,4 +1,4 @@
-import type { SpanSummary, StudioTurn, StudioUsage } from './api-types';
+import type { SpanSummary, StudioCost, StudioTurn, StudioUsage } from './api-types';
 
 /** The attribute naming a golem run on its root span (src/otel/semconv.ts `golem.run.id`). */
 const RUN_ID = 'golem.run.id';
@@ -54,6 +54,25 @@ export class SpanStore {
     return this.ring.length;
   }
 
+  /**
+   * What run `runId` cost: the sum of the `golem.cost.total` of its traces' `chat` spans (each
+   * model response priced once), or, when none carries one, its run span's; `undefined` when its
+   * spans carry no price (it was not priced, or not traced here).
+   */
+  costOfRun(runId: string): StudioCost | undefined {
+    const traces = this.runTraces.get(runId);
+    if (traces === undefined) return undefined;
+    const chats: SpanSummary[] = [];
+    let root: StudioCost | undefined;
+    for (const traceId of traces) {
+      for (const span of this.byTrace.get(traceId) ?? []) {
+        if (span.name.startsWith('chat')) chats.push(span);
+        else if (span.attributes[RUN_ID] === runId) root ??= costOf(span);
+      }
+    }
+    return sumCosts(chats) ?? root;
+  }
+
   /** The spans of run `runId`, by start time. */
   ofRun(runId: string): SpanSummary[] {
     const spans: SpanSummary[] = [];
@@ -65,6 +84,27 @@ export class SpanStore {
 
 function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** The `golem.cost.*` price a span carries, if any. */
+export function costOf(span: SpanSummary): StudioCost | undefined {
+  const total = count(span.attributes['golem.cost.total']);
+  const currency = span.attributes['golem.cost.currency'];
+  if (total === undefined || typeof currency !== 'string' || currency === '') return undefined;
+  return { total, currency };
+}
+
+/** The summed price of `spans` (in the first priced span's currency; others are left out). */
+function sumCosts(spans: readonly SpanSummary[]): StudioCost | undefined {
+  let sum: StudioCost | undefined;
+  for (const span of spans) {
+    const cost = costOf(span);
+    if (cost === undefined) continue;
+    if (sum === undefined) sum = cost;
+    else if (cost.currency === sum.currency)
+      sum = { total: sum.total + cost.total, currency: sum.currency };
+  }
+  return sum;
 }
 
 function usageOf(span: SpanSummary): StudioUsage | undefined {
@@ -84,7 +124,8 @@ function usageOf(span: SpanSummary): StudioUsage | undefined {
 /**
  * `turns` with each turn's usage, attempts and timing from the run's `chat` spans: the spans, by
  * start time, group into model turns (an attempt of 1, or no attempt number, starts a group);
- * the n-th group describes the n-th turn (its usage: the last attempt's). Turns without a group
+ * the n-th group describes the n-th turn (its usage: the last attempt's; its cost: every priced
+ * attempt's). Turns without a group
  * stay as they are.
  */
 export function withSpanFacts(
@@ -105,9 +146,11 @@ export function withSpanFacts(
     const first = group[0] as SpanSummary;
     const final = group[group.length - 1] as SpanSummary;
     const usage = usageOf(final);
+    const cost = sumCosts(group);
     return {
       ...turn,
       ...(usage !== undefined && { usage }),
+      ...(cost !== undefined && { cost }),
       attempts: group.length,
       durationMs: final.startMs + final.durationMs - first.startMs,
     };

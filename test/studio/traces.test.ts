@@ -219,3 +219,77 @@ test('the span ring keeps at most maxSpans, dropping the oldest and their run in
   expect(otlpSpans('nope')).toBeUndefined();
   expect(otlpSpans({})).toEqual([]);
 });
+
+/** A priced trace of `runId`: two chat spans with a `golem.cost.*` price each, and the run span's. */
+function pricedBody(runId: string) {
+  const root = 'ccc19b7ec3c1b174';
+  const price = (total: number): Attr[] => [
+    { key: 'golem.cost.total', value: { doubleValue: total } },
+    str('golem.cost.currency', 'USD'),
+  ];
+  return {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              span(root, 'invoke_agent tripper', 0, 50, [
+                str('golem.run.id', runId),
+                ...price(0.5), // the chat spans' sum wins over the run span's
+              ]),
+              span(
+                'bbbbbbbbbbbbbbb1',
+                'chat scripted',
+                1,
+                10,
+                [int('golem.attempt', 1), ...price(0.004)],
+                root,
+              ),
+              span(
+                'bbbbbbbbbbbbbbb2',
+                'chat scripted',
+                20,
+                10,
+                [int('golem.attempt', 1), ...price(0.002)],
+                root,
+              ),
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+test('a priced trace gives the run and its turns a cost; minCost filters the runs list', async () => {
+  const agent = (name: string) =>
+    new Agent({
+      name,
+      model: new ScriptedModel([
+        toolCallResponse([{ id: 'w1', name: 'noop' }]),
+        textResponse('ok'),
+      ]),
+      tools: [defineTool({ name: 'noop', schema: { type: 'object' }, execute: () => 'done' })],
+    });
+  await agent('tripper').run('go', { store, runId: 'run-priced' });
+  await agent('tripper').run('go', { store, runId: 'run-unpriced' });
+  served = await serve({ store });
+  await call(served, '/v1/traces', { method: 'POST', body: pricedBody('run-priced') });
+  const page = (await call(served, '/api/runs')).json<{
+    runs: { id: string; cost?: { total: number; currency: string } }[];
+  }>();
+  const priced = page.runs.find((r) => r.id === 'run-priced');
+  expect(priced?.cost?.currency).toBe('USD');
+  expect(priced?.cost?.total).toBeCloseTo(0.006, 10);
+  expect(page.runs.find((r) => r.id === 'run-unpriced')?.cost).toBeUndefined();
+  const atLeast = async (amount: string) =>
+    (await call(served as Served, `/api/runs?minCost=${amount}`))
+      .json<{ runs: { id: string }[] }>()
+      .runs.map((r) => r.id);
+  expect(await atLeast('0.005')).toEqual(['run-priced']);
+  expect(await atLeast('0.01')).toEqual([]);
+  expect(await atLeast('not-a-number')).toHaveLength(2); // ignored
+  const detail = (await call(served, '/api/runs/run-priced')).json<RunDetail>();
+  expect(detail.timeline[0]?.cost).toEqual({ total: 0.004, currency: 'USD' });
+  expect(detail.timeline[1]?.cost).toEqual({ total: 0.002, currency: 'USD' });
+});

@@ -74,6 +74,17 @@ export function RunFiltersBar({
         <option value="604800000">Last 7 days</option>
       </select>
       <input
+        type="number"
+        min="0"
+        step="any"
+        className="cost-filter"
+        data-testid="filter-min-cost"
+        aria-label="Least cost"
+        placeholder="min cost"
+        value={filters.minCost}
+        onChange={(event) => onChange({ ...filters, minCost: event.target.value })}
+      />
+      <input
         type="search"
         className="grow"
         data-testid="filter-q"

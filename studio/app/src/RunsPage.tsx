@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RunPage as RunPageBody, RunSummary } from '../../../src/studio/api-types';
-import { count, dateTime, relativeTime, shortId } from './format';
+import { count, dateTime, money, relativeTime, shortId } from './format';
 import { mergeRuns, NO_FILTERS, runsQuery, type RunFilters } from './run-filters';
 import { RunFiltersBar } from './RunFiltersBar';
 import { href, navigate } from './router';
@@ -41,6 +41,9 @@ function RunRow({ run, now }: { run: RunSummary; now: number }) {
       <td className="num">{run.toolCalls}</td>
       <td className="num mono">
         {count(run.usage.inputTokens)} / {count(run.usage.outputTokens)}
+      </td>
+      <td className="num mono" data-testid="run-cost">
+        {run.cost === undefined ? '—' : money(run.cost)}
       </td>
       <td className="muted nowrap" title={dateTime(run.updatedAt)}>
         {relativeTime(run.updatedAt, now)}
@@ -97,6 +100,7 @@ export function RunsPage() {
               <th className="num">Turns</th>
               <th className="num">Tools</th>
               <th className="num">Tokens in / out</th>
+              <th className="num">Cost</th>
               <th>Updated</th>
             </tr>
           </thead>

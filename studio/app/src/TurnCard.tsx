@@ -1,5 +1,5 @@
 import type { StudioTurn } from '../../../src/studio/api-types';
-import { count, duration } from './format';
+import { count, duration, money } from './format';
 import { ToolCard } from './ToolCard';
 
 /** One model turn: the user text before it, thinking, text and tool calls. */
@@ -11,6 +11,7 @@ export function TurnCard({ turn }: { turn: StudioTurn }) {
         <span className="muted small">
           {turn.usage !== undefined &&
             `${count(turn.usage.inputTokens)} in · ${count(turn.usage.outputTokens)} out`}
+          {turn.cost !== undefined && ` · ${money(turn.cost)}`}
           {turn.durationMs !== undefined && ` · ${duration(turn.durationMs)}`}
           {turn.attempts !== undefined && turn.attempts > 1 && (
             <span className="tag warn">{turn.attempts} attempts</span>

@@ -60,3 +60,10 @@ export function prettyJsonText(text: string): string {
     return text;
   }
 }
+
+/** A price: `0.0042 USD` (4 significant digits below one, 2 decimals above). */
+export function money(cost: { readonly total: number; readonly currency: string }): string {
+  const { total, currency } = cost;
+  const text = total >= 1 ? total.toFixed(2) : total === 0 ? '0' : total.toPrecision(2);
+  return `${text} ${currency}`;
+}

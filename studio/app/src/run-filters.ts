@@ -8,10 +8,19 @@ export interface RunFilters {
   /** How far back, in ms ('' = any time). */
   readonly window: '' | '3600000' | '86400000' | '604800000';
   readonly q: string;
+  /** The least cost a run shows with ('' = any; runs without a known cost are then hidden). */
+  readonly minCost: string;
 }
 
 /** No filter. */
-export const NO_FILTERS: RunFilters = { agent: '', status: '', owner: '', window: '', q: '' };
+export const NO_FILTERS: RunFilters = {
+  agent: '',
+  status: '',
+  owner: '',
+  window: '',
+  q: '',
+  minCost: '',
+};
 
 /** Every run status, in the order the chips show them. */
 export const STATUSES: readonly StudioRunStatus[] = ['running', 'paused', 'completed', 'failed'];
@@ -24,6 +33,7 @@ export function runsQuery(filters: RunFilters, offset: number, limit: number, no
   if (filters.owner.trim() !== '') params.set('owner', filters.owner.trim());
   if (filters.window !== '') params.set('since', String(now - Number(filters.window)));
   if (filters.q.trim() !== '') params.set('q', filters.q.trim());
+  if (filters.minCost.trim() !== '') params.set('minCost', filters.minCost.trim());
   params.set('limit', String(limit));
   if (offset > 0) params.set('offset', String(offset));
   return `api/runs?${params.toString()}`;
@@ -35,6 +45,9 @@ export function matchesFilters(run: RunSummary, filters: RunFilters, now: number
   if (filters.status !== '' && run.status !== filters.status) return false;
   if (filters.owner.trim() !== '' && run.owner !== filters.owner.trim()) return false;
   if (filters.window !== '' && run.updatedAt < now - Number(filters.window)) return false;
+  const minCost = filters.minCost.trim() === '' ? undefined : Number(filters.minCost);
+  if (minCost !== undefined && Number.isFinite(minCost) && (run.cost?.total ?? -1) < minCost)
+    return false;
   const q = filters.q.trim().toLowerCase();
   if (q !== '') {
     const fields = [run.id, run.agent, run.conversationId ?? ''];
