@@ -23,6 +23,10 @@ export interface StudioArgs {
   readonly token: string | undefined;
   /** The built app folder; `undefined`: the package's `dist/studio/app`. */
   readonly app: string | undefined;
+  /** A `redis://` URL of the run queue (golem/queue) the studio acts through; a secret: never printed. */
+  readonly redis: string | undefined;
+  /** The queue's Redis key prefix (golem/queue's `prefix`); `undefined`: its default. */
+  readonly queuePrefix: string | undefined;
   readonly help: boolean;
 }
 
@@ -32,7 +36,7 @@ export const STUDIO_PORT = 4983;
 /** Usage text of `golem studio`. */
 export const STUDIO_USAGE = `usage: golem studio [module] [--store <file.db | postgres://…>] [--port N] [--host H]
                     [--reports <dir>] [--model name=spec]… [--owner <key>] [--token <t>]
-                    [--app <dir>]
+                    [--app <dir>] [--redis <redis://…>] [--queue-prefix <p>]
 
 Serves Golem Studio (runs, timelines, approvals, replays, playground, eval reports, traces)
 over a run store, on node:http. Every exported @Agent class of the module (resolved through a
@@ -51,6 +55,10 @@ without a module the studio only reads the store (no playground, no actions).
   --owner <key>         show and act on this owner's runs only; the playground's runs get it
   --token <t>           the API token (at least 16 characters); default: random
   --app <dir>           the built studio app; default: the package's dist/studio/app
+  --redis <redis://…>   act through the run queue (golem/queue) on this Redis: run pages show
+                        each run's queue state, decisions and resumes go to its workers, and
+                        queued or running runs can be cancelled (needs bullmq and ioredis)
+  --queue-prefix <p>    the queue's Redis key prefix, as its workers use; default golem
   -h, --help            show this help
 
 Prints "Golem Studio at http://127.0.0.1:<port>/?token=<token>" once listening, and serves
@@ -77,6 +85,8 @@ export function parseStudioArgs(argv: readonly string[]): StudioArgs {
   let owner: string | undefined;
   let token: string | undefined;
   let app: string | undefined;
+  let redis: string | undefined;
+  let queuePrefix: string | undefined;
   let help = false as boolean; // set inside the readArgs callback
   readArgs(argv, ({ arg, flag, value }) => {
     switch (flag) {
@@ -117,6 +127,19 @@ export function parseStudioArgs(argv: readonly string[]): StudioArgs {
         onlyOnce(flag, app);
         app = value({ dashes: false });
         break;
+      case '--redis': {
+        onlyOnce(flag, redis);
+        const text = value({ dashes: false }).trim();
+        // The URL may carry a password: the error never repeats it.
+        if (!/^rediss?:\/\//i.test(text))
+          throw new UsageError('--redis takes a redis:// or rediss:// URL');
+        redis = text;
+        break;
+      }
+      case '--queue-prefix':
+        onlyOnce(flag, queuePrefix);
+        queuePrefix = value();
+        break;
       case '-h':
       case '--help':
         help = true;
@@ -131,5 +154,20 @@ export function parseStudioArgs(argv: readonly string[]): StudioArgs {
     throw new UsageError(
       `unexpected argument ${JSON.stringify(extra[0])}: golem studio takes at most one module`,
     );
-  return { module, store, port, host, reports, models, owner, token, app, help };
+  if (queuePrefix !== undefined && redis === undefined)
+    throw new UsageError('--queue-prefix needs --redis');
+  return {
+    module,
+    store,
+    port,
+    host,
+    reports,
+    models,
+    owner,
+    token,
+    app,
+    redis,
+    queuePrefix,
+    help,
+  };
 }

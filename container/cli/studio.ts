@@ -1,7 +1,8 @@
 /**
- * `golem studio [module] [--store <file.db | postgres://…>] [--port N] …`: serves Golem Studio
- * over a run store on node:http, with the module's exported @Agent classes (built through the
- * container, as `golem run` does) and golem Agents as its agents. The bin (`bin/golem.js`) calls
+ * `golem studio [module] [--store <file.db | postgres://…>] [--port N] [--redis <url>] …`: serves
+ * Golem Studio over a run store (and, with `--redis`, a golem/queue run queue) on node:http, with
+ * the module's exported @Agent classes (built through the container, as `golem run` does) and
+ * golem Agents as its agents. The bin (`bin/golem.js`) calls
  * {@link main}; tests call {@link studioCommand}.
  */
 import '../peers';
@@ -12,7 +13,12 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError, StoreError, type Model, type RunStore } from '../../src/core/index';
 import { resolveModel } from '../../src/providers/resolve/index';
-import { createStudio, type Studio, type StudioAgent } from '../../src/studio/index';
+import {
+  createStudio,
+  type Studio,
+  type StudioAgent,
+  type StudioQueue,
+} from '../../src/studio/index';
 import { TestModel } from '../../src/testing/index';
 import { UsageError } from '../../decorators/cli/args';
 import { failureText } from './failure';
@@ -24,6 +30,21 @@ import { parseStudioArgs, STUDIO_USAGE, type StudioArgs } from './studio-args';
 /** Opens the `--store` argument (a SQLite path, already resolved, or a `postgres://` URL). */
 export type StudioStoreOpener = (spec: string) => RunStore;
 
+/** What `--redis` opens: golem/queue's `runQueue` options the studio passes. */
+export interface StudioQueueSpec {
+  /** The `redis://` URL (a secret: never printed). */
+  readonly connection: string;
+  readonly store: RunStore;
+  readonly prefix?: string;
+  /** Background Redis errors. */
+  readonly onError: (error: Error) => void;
+}
+
+/** Opens the run queue of `--redis`; closed when serving ends. */
+export type StudioQueueOpener = (spec: StudioQueueSpec) => StudioQueue & {
+  close(): Promise<void>;
+};
+
 /** Where the command writes and how it loads; plus `until`, which ends serving (tests). */
 export interface StudioIO extends RunIO {
   /** Resolves when serving should stop; default: SIGINT or SIGTERM. */
@@ -32,7 +53,12 @@ export interface StudioIO extends RunIO {
   onListening?: (url: string) => void;
   /** Opens `--store`; default `sqliteStore` / `postgresStore` of golem/stores (optional peers). */
   openStore?: StudioStoreOpener;
+  /** Opens `--redis`; default `runQueue` of golem/queue (its peers bullmq and ioredis are optional). */
+  openQueue?: StudioQueueOpener;
 }
+
+/** How a `--redis` URL is printed: its scheme only (the URL may carry a password). */
+const SHOWN_REDIS = 'redis://…';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -54,6 +80,35 @@ function openStoreByName(spec: string): RunStore {
     sqliteStore: (options: { path: string }) => RunStore;
   };
   return entry.sqliteStore({ path: spec });
+}
+
+/** `runQueue` of golem/queue, on use (bullmq and ioredis are optional peers). */
+function openQueueByName(spec: StudioQueueSpec): StudioQueue & { close(): Promise<void> } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: its peers are optional
+  const entry = require('golem/queue') as {
+    runQueue: (options: StudioQueueSpec) => StudioQueue & { close(): Promise<void> };
+  };
+  return entry.runQueue(spec);
+}
+
+/** `text` without the secret `url`: the URL shown as {@link SHOWN_REDIS}, its password as `…`. */
+function withoutUrl(text: string, url: string): string {
+  let shown = text.split(url).join(SHOWN_REDIS);
+  let passwords: string[] = [];
+  try {
+    const raw = new URL(url).password;
+    passwords = [raw, decodeURIComponent(raw)];
+  } catch {
+    // not a parsable URL: only its whole text is hidden
+  }
+  for (const password of passwords) if (password !== '') shown = shown.split(password).join('…');
+  return shown;
+}
+
+/** The packages a missing-peer error names (golem/queue's: bullmq, ioredis). */
+function missingPackages(error: unknown): string {
+  const packages = (error as { packages?: unknown }).packages;
+  return Array.isArray(packages) && packages.length > 0 ? packages.join(' ') : 'bullmq ioredis';
 }
 
 /** A golem Agent instance (not a class): what the studio can serve as it is. */
@@ -228,11 +283,37 @@ async function serve(
     err(
       `golem studio: warning: --host ${args.host} is not a loopback interface: the studio is reachable from the network, and anyone with its token can read and act on runs`,
     );
+  let queue: (StudioQueue & { close(): Promise<void> }) | undefined;
+  if (args.redis !== undefined) {
+    const url = args.redis;
+    const shown = (error: unknown): string => withoutUrl(failureText(error, io.env), url);
+    try {
+      queue = (io.openQueue ?? openQueueByName)({
+        connection: url,
+        store,
+        ...(args.queuePrefix !== undefined && { prefix: args.queuePrefix }),
+        onError: (error) => {
+          err(`golem studio: the run queue (${SHOWN_REDIS}): ${shown(error)}`);
+        },
+      });
+    } catch (error) {
+      if (ConfigError.is(error, undefined, 'missing-peer')) {
+        const packages = missingPackages(error);
+        const one = !packages.includes(' ');
+        err(
+          `golem studio: --redis needs ${packages.split(' ').join(' and ')}, ${one ? 'an optional peer dependency' : 'optional peer dependencies'} of golem that ${one ? 'is' : 'are'} not installed: npm install ${packages}`,
+        );
+      } else err(`golem studio: --redis ${SHOWN_REDIS}: ${shown(error)}`);
+      await store.close();
+      return 2;
+    }
+  }
   let studio: Studio;
   try {
     studio = createStudio({
       store,
       agents,
+      ...(queue !== undefined && { queue }),
       models,
       ...(args.owner !== undefined && { owner: args.owner }),
       ...(reports !== undefined && { reports }),
@@ -246,6 +327,7 @@ async function serve(
     });
   } catch (error) {
     err(`golem studio: ${failureText(error, io.env)}`);
+    await queue?.close();
     await store.close();
     return 2;
   }
@@ -258,6 +340,7 @@ async function serve(
       `golem studio: cannot listen on ${args.host}:${String(args.port)}: ${failureText(error, io.env)}`,
     );
     await studio.close();
+    await queue?.close();
     await store.close();
     return 2;
   }
@@ -268,6 +351,7 @@ async function serve(
   await until;
   await studio.close();
   await close(http);
+  await queue?.close();
   await store.close();
   return 0;
 }

@@ -1,5 +1,5 @@
 import { isRecord } from '../core/kit/guards';
-import type { DecisionsBody, ReplayBody } from './api-types';
+import type { CancelBody, DecisionsBody, ReplayBody } from './api-types';
 
 function stringRecord(value: unknown): value is Record<string, string> {
   return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
@@ -31,4 +31,17 @@ export function replayOf(body: unknown): ReplayBody | string {
   if (body.toolResults !== undefined && !stringRecord(body.toolResults))
     return 'toolResults must be { callId: text }';
   return body as unknown as ReplayBody;
+}
+
+/** The longest cancel reason the studio passes on (it is stored with the run). */
+const MAX_REASON = 1000;
+
+/** The cancel body checked (`{ reason? }`, the reason trimmed; empty: none), or why it is refused. */
+export function cancelOf(body: unknown): CancelBody | string {
+  if (!isRecord(body)) return 'the body must be { reason? }';
+  if (body.reason === undefined) return {};
+  if (typeof body.reason !== 'string') return 'reason must be text';
+  const reason = body.reason.trim();
+  if (reason.length > MAX_REASON) return `reason must be at most ${String(MAX_REASON)} characters`;
+  return reason === '' ? {} : { reason };
 }

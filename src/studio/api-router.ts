@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { evalsRoute } from './evals-routes';
 import { replyError, replyJson } from './http-io';
 import { playground } from './playground-route';
-import { decide, replay, resume } from './run-actions';
-import { runDetailRoute, runsPage, streamRun, streamRuns } from './runs-routes';
+import { cancel, decide, replay, resume } from './run-actions';
+import { runDetailRoute, streamRun } from './run-detail-routes';
+import { runsPage, streamRuns } from './runs-routes';
 import type { StudioContext } from './studio-context';
 import { studioInfo } from './studio-info';
 
@@ -45,6 +46,7 @@ export async function routeApi(
       if (method === 'POST' && action === 'decisions') return decide(ctx, req, res, id);
       if (method === 'POST' && action === 'resume') return resume(ctx, res, id);
       if (method === 'POST' && action === 'replay') return replay(ctx, req, res, id);
+      if (method === 'POST' && action === 'cancel') return cancel(ctx, req, res, id);
     }
   }
   if (head === 'playground' && parts.length === 2 && id !== undefined && method === 'POST')

@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 export { createStudio, type Studio } from './server';
-export type { StudioAgent, StudioOptions, StudioErrorInfo } from './studio-options';
+export type {
+  StudioAgent,
+  StudioOptions,
+  StudioErrorInfo,
+  StudioQueue,
+  StudioQueueScope,
+  StudioQueueStatus,
+} from './studio-options';
 export type {
   CancelBody,
   DecisionsBody,

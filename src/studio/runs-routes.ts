@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StoredRun } from '../core/index';
 import type { RunPage, RunSummary } from './api-types';
-import { replyError, replyJson } from './http-io';
 import { summarizeRow } from './run-summary';
 import type { StudioContext } from './studio-context';
 import { openPoller } from './studio-sse';
@@ -108,17 +107,6 @@ export async function runsPage(ctx: StudioContext, query: URLSearchParams): Prom
   };
 }
 
-/** `GET /api/runs/:id`: the run's detail, or 404. */
-export async function runDetailRoute(
-  ctx: StudioContext,
-  res: ServerResponse,
-  id: string,
-): Promise<void> {
-  const record = await ctx.findRun(id);
-  if (record === undefined) replyError(res, 404, 'run not found');
-  else replyJson(res, 200, ctx.detailOf(record));
-}
-
 /** `GET /api/runs/stream` (SSE): `runs` events with the summaries changed since the last poll. */
 export function streamRuns(
   ctx: StudioContext,
@@ -147,36 +135,6 @@ export function streamRuns(
       return changed.length > 0 ? [changed] : [];
     },
     (error) => void ctx.report(error, 'runs stream'),
-    () => ctx.pollers.delete(poller),
-  );
-  ctx.pollers.add(poller);
-}
-
-/** `GET /api/runs/:id/stream` (SSE): a `run` event with the detail whenever its version changes. */
-export async function streamRun(
-  ctx: StudioContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-): Promise<void> {
-  const first = await ctx.findRun(id);
-  if (first === undefined) {
-    replyError(res, 404, 'run not found');
-    return;
-  }
-  let version = -1;
-  const poller = openPoller(
-    req,
-    res,
-    ctx.pollMs,
-    'run',
-    async () => {
-      const record = await ctx.findRun(id);
-      if (record === undefined || record.version === version) return [];
-      version = record.version;
-      return [ctx.detailOf(record)];
-    },
-    (error) => void ctx.report(error, 'run stream'),
     () => ctx.pollers.delete(poller),
   );
   ctx.pollers.add(poller);

@@ -10,10 +10,11 @@ import {
   type RunStore,
 } from '../core/index';
 import { isRecord } from '../core/kit/guards';
-import type { RunDetail } from './api-types';
+import type { RunDetail, StudioQueueState } from './api-types';
 import { runDetail } from './run-detail';
 import { SpanStore } from './span-store';
-import type { StudioAgent, StudioOptions } from './studio-options';
+import type { StudioAgent, StudioOptions, StudioQueue } from './studio-options';
+import { queueStateOf } from './studio-queue';
 import type { SsePoller } from './studio-sse';
 
 /** What every route of one studio shares: its settled options and its running state. */
@@ -24,6 +25,8 @@ export interface StudioContext {
   readonly models: ReadonlyMap<string, Model>;
   /** The owner the studio is scoped to, if any. */
   readonly owner: string | undefined;
+  /** The run queue actions go through, if one is configured. */
+  readonly queue: StudioQueue | undefined;
   readonly traces: boolean;
   readonly spans: SpanStore;
   readonly pollMs: number;
@@ -40,8 +43,13 @@ export interface StudioContext {
   startBackground(where: string, work: () => Promise<unknown>): void;
   /** The run `id` the studio may see, or undefined (unknown, or another owner's). */
   findRun(id: string): Promise<RunRecord | undefined>;
-  /** The detail of a run as the studio shows it now. */
-  detailOf(record: RunRecord): RunDetail;
+  /** The detail of a run as the studio shows it now (`queue`: where the queue has it). */
+  detailOf(record: RunRecord, queue?: StudioQueueState): RunDetail;
+  /**
+   * The detail of a run with its place on the queue, when the studio has one (a run the queue
+   * does not know has none; a queue that cannot answer is reported and leaves it out).
+   */
+  liveDetailOf(record: RunRecord): Promise<RunDetail>;
 }
 
 function fail(option: string, problem: string): never {
@@ -57,6 +65,18 @@ function agentsOf(value: StudioOptions['agents']): Map<string, StudioAgent> {
     map.set(agent.name, agent);
   }
   return map;
+}
+
+/** How long a run detail waits for the queue's state of the run. */
+const QUEUE_WAIT_MS = 3000;
+
+const QUEUE_METHODS = ['status', 'decide', 'recover', 'cancel'] as const;
+
+function queueOf(value: unknown): StudioQueue | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || QUEUE_METHODS.some((m) => typeof value[m] !== 'function'))
+    fail('queue', 'must be a golem/queue RunQueue (status, decide, recover, cancel)');
+  return value as unknown as StudioQueue;
 }
 
 function positive(option: string, value: number | undefined, fallback: number): number {
@@ -82,6 +102,7 @@ export function studioContext(options: StudioOptions): StudioContext {
     fail('token', 'must be a string of at least 16 characters');
   const agents = agentsOf(options.agents);
   const owner = options.owner;
+  const queue = queueOf(options.queue);
   const spans = new SpanStore(positive('maxSpans', options.maxSpans, 50_000));
   const background = new Set<Promise<void>>();
 
@@ -95,12 +116,23 @@ export function studioContext(options: StudioOptions): StudioContext {
     return ref;
   };
 
+  const detailOf = (record: RunRecord, state?: StudioQueueState): RunDetail =>
+    runDetail(record, {
+      spans: spans.ofRun(record.id),
+      cost: spans.costOfRun(record.id),
+      now: Date.now(),
+      hasAgent: agents.has(record.agent),
+      hasQueue: queue !== undefined,
+      ...(state !== undefined && { queue: state }),
+    });
+
   return {
     store,
     token: options.token ?? randomBytes(32).toString('base64url'),
     agents,
     models: new Map(Object.entries(options.models ?? {})),
     owner,
+    queue,
     traces: options.traces ?? true,
     spans,
     pollMs: positive('pollMs', options.pollMs, 500),
@@ -126,8 +158,29 @@ export function studioContext(options: StudioOptions): StudioContext {
         throw error;
       }
     },
-    detailOf: (record) =>
-      runDetail(record, spans.ofRun(record.id), Date.now(), agents.has(record.agent)),
+    detailOf,
+    liveDetailOf: async (record) => {
+      if (queue === undefined) return detailOf(record);
+      let state: StudioQueueState | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // A queue that does not answer (Redis down: its calls wait for the reconnect) must not
+        // hold the detail: after QUEUE_WAIT_MS the detail goes out without the queue's state.
+        state = await Promise.race([
+          queueStateOf(queue, record.id, owner),
+          new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => {
+              reject(new Error(`the run queue did not answer within ${String(QUEUE_WAIT_MS)} ms`));
+            }, QUEUE_WAIT_MS);
+          }),
+        ]);
+      } catch (error) {
+        report(error, `queue status ${record.id}`);
+      } finally {
+        clearTimeout(timer);
+      }
+      return detailOf(record, state);
+    },
   };
 }
 

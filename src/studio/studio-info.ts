@@ -29,7 +29,7 @@ export function studioInfo(ctx: StudioContext): StudioInfo {
       traces: ctx.traces,
       evals: ctx.reports !== undefined,
       playground: ctx.agents.size > 0,
-      queue: false,
+      queue: ctx.queue !== undefined,
     },
   };
 }

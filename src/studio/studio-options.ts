@@ -32,6 +32,36 @@ export interface StudioAgent extends ChatAgent {
   resumeRun(runId: string, options?: ContinueOptions<unknown>): Promise<unknown>;
 }
 
+/** Who a queue call speaks for: with `owner`, another owner's run is `not-found`. */
+export interface StudioQueueScope {
+  owner?: string;
+}
+
+/** Where a run is on a queue, as {@link StudioQueue.status} reports it. */
+export interface StudioQueueStatus {
+  /** queued, running, paused, completed, failed or cancelled. */
+  readonly state: string;
+  /** The job carrying the run's latest segment, while the queue keeps it. */
+  readonly job?:
+    { readonly lane: string; readonly id: string; readonly state?: string | undefined } | undefined;
+  /** Why it was cancelled, when it was. */
+  readonly cancelReason?: string | undefined;
+}
+
+/**
+ * A run queue the studio acts through (golem/queue's `RunQueue` fits): workers execute the runs,
+ * so decisions and resumes are queued there instead of run by the studio, and queued or running
+ * runs can be cancelled. A call for a run the queue does not know (or another owner's) rejects
+ * with a `QueueError` of reason `not-found`; refusals use its other reasons (`invalid-state`,
+ * `invalid-decision`, `conflict`).
+ */
+export interface StudioQueue {
+  status(runId: string, options?: StudioQueueScope): Promise<StudioQueueStatus>;
+  decide(runId: string, results: DeferredResults, options?: StudioQueueScope): Promise<unknown>;
+  recover(runId: string, options?: StudioQueueScope): Promise<unknown>;
+  cancel(runId: string, reason?: string | { reason?: string; owner?: string }): Promise<unknown>;
+}
+
 /** What the studio tells `onError` about an internal error. */
 export interface StudioErrorInfo {
   /** The ref the client's answer names (`internal error (ref …)`). */
@@ -48,6 +78,12 @@ export interface StudioOptions {
   readonly agents?: Readonly<Record<string, StudioAgent>> | readonly StudioAgent[];
   /** Models a replay or the playground may pick, by name. */
   readonly models?: Readonly<Record<string, Model>>;
+  /**
+   * A run queue (golem/queue's `RunQueue`) over the same store: run details show where each run is
+   * on it, decisions and resumes are queued for its workers (no registered agent needed), and
+   * queued or running runs can be cancelled. The studio never closes it.
+   */
+  readonly queue?: StudioQueue;
   /** Scope the studio to this owner's runs (others are 404); runs it starts get this owner. */
   readonly owner?: string;
   /** A folder of eval report JSON files (`writeReport`). */

@@ -12,7 +12,12 @@ import { createInterface } from 'node:readline';
 import { Agent, StoreError } from 'golem';
 import { sqliteStore } from 'golem/stores/sqlite';
 import { ScriptedModel, textResponse } from 'golem/testing';
-import { studioCommand, type StudioIO } from '../../container/cli/studio';
+import {
+  studioCommand,
+  type StudioIO,
+  type StudioQueueOpener,
+  type StudioQueueSpec,
+} from '../../container/cli/studio';
 import { parseStudioArgs, STUDIO_PORT, STUDIO_USAGE } from '../../container/cli/studio-args';
 import { UsageError } from '../../decorators/cli/args';
 import { missingPeerError } from '../../src/core/kit/missing-peer';
@@ -198,6 +203,102 @@ test('the store the command opened is closed when serving ends', async () => {
   expect(closed).toEqual([`opened ${join(dir, 'x.db')}`, 'closed']);
 });
 
+describe('--redis: the studio acts through a run queue', () => {
+  const url = 'redis://:s3cr%21t@cache.internal:6379/0';
+
+  /** A fake run queue (structural): what it was opened with, and whether it was closed. */
+  function fakeQueue(events: string[]) {
+    let spec: StudioQueueSpec | undefined;
+    const openQueue: StudioQueueOpener = (given) => {
+      spec = given;
+      events.push('opened');
+      return {
+        status: () => Promise.reject(new Error('unused')),
+        decide: () => Promise.resolve({}),
+        recover: () => Promise.resolve({}),
+        cancel: () => Promise.resolve('withdrawn'),
+        close: () => {
+          events.push('closed');
+          return Promise.resolve();
+        },
+      };
+    };
+    return { openQueue, spec: () => spec };
+  }
+
+  test('opens the queue with the URL, the store and the prefix; closes it at exit; never prints the URL', async () => {
+    await writeRun(join(dir, 'runs.db'));
+    const events: string[] = [];
+    const fake = fakeQueue(events);
+    const { exit, stdout, stderr } = await serving(
+      ['--store', 'runs.db', '--redis', url, '--queue-prefix', 'jobs'],
+      async (base, token) => {
+        const info = (await (await get(`${base}/api/info`, token)).json()) as StudioInfo;
+        expect(info.features.queue).toBe(true);
+        const spec = fake.spec() as StudioQueueSpec;
+        expect(spec).toMatchObject({ connection: url, prefix: 'jobs' });
+        expect(typeof spec.store.listRuns).toBe('function');
+        spec.onError(new Error(`connect ECONNREFUSED ${url} (password s3cr!t)`));
+        expect(events).toEqual(['opened']);
+      },
+      { openQueue: fake.openQueue },
+    );
+    expect(exit).toBe(0);
+    expect(events).toEqual(['opened', 'closed']);
+    expect(stderr).toEqual([
+      'golem studio: the run queue (redis://…): connect ECONNREFUSED redis://… (password …)',
+    ]);
+    const printed = [...stdout, ...stderr].join('\n');
+    expect(printed).not.toContain('s3cr');
+    expect(printed).not.toContain('cache.internal');
+  });
+
+  test('missing bullmq / ioredis: exit 2 naming the npm install; the store is closed', async () => {
+    const closed: string[] = [];
+    const store = sqliteStore({ path: join(dir, 'runs.db') });
+    const stderr: string[] = [];
+    const exit = await studioCommand(['--store', 'x.db', '--redis', url], {
+      stderr: (line) => stderr.push(line),
+      stdout: () => undefined,
+      env: {},
+      cwd: dir,
+      until: Promise.resolve(),
+      openStore: () =>
+        Object.assign(Object.create(store) as typeof store, {
+          close: async () => {
+            closed.push('store');
+            await store.close();
+          },
+        }),
+      openQueue: () => {
+        throw missingPeerError('golem/queue', ['bullmq', 'ioredis']);
+      },
+    });
+    expect(exit).toBe(2);
+    expect(stderr).toEqual([
+      'golem studio: --redis needs bullmq and ioredis, optional peer dependencies of golem that are not installed: npm install bullmq ioredis',
+    ]);
+    expect(closed).toEqual(['store']);
+  });
+
+  test('a queue that cannot be opened: exit 2, the URL and its password not printed', async () => {
+    await writeRun(join(dir, 'runs.db'));
+    const stderr: string[] = [];
+    const exit = await studioCommand(['--store', 'runs.db', '--redis', url], {
+      stderr: (line) => stderr.push(line),
+      stdout: () => undefined,
+      env: {},
+      cwd: dir,
+      until: Promise.resolve(),
+      openQueue: () => {
+        throw new Error(`bad connection ${url} with s3cr%21t`);
+      },
+    });
+    expect(exit).toBe(2);
+    expect(stderr).toEqual(['golem studio: --redis redis://…: bad connection redis://… with …']);
+  });
+});
+
 describe('setup errors exit 2 with one line', () => {
   async function failing(argv: string[], io: StudioIO = {}) {
     const stderr: string[] = [];
@@ -291,6 +392,8 @@ test('defaults and options parse', () => {
     owner: undefined,
     token: undefined,
     app: undefined,
+    redis: undefined,
+    queuePrefix: undefined,
     help: false,
   });
   expect(STUDIO_PORT).toBe(4983);
@@ -310,6 +413,10 @@ test('defaults and options parse', () => {
       'u1',
       '--app',
       'dist/app',
+      '--redis',
+      'rediss://:pw@cache:6380/2',
+      '--queue-prefix',
+      'jobs',
     ]),
   ).toMatchObject({
     module: 'agents.ts',
@@ -322,6 +429,8 @@ test('defaults and options parse', () => {
     ],
     owner: 'u1',
     app: 'dist/app',
+    redis: 'rediss://:pw@cache:6380/2',
+    queuePrefix: 'jobs',
   });
 });
 
@@ -334,6 +443,9 @@ test.each([
   [['a.ts', 'b.ts'], 'unexpected argument "b.ts": golem studio takes at most one module'],
   [['--store'], '--store needs a value'],
   [['--bogus'], 'unknown option --bogus'],
+  [['--redis', 'http://u:secret@cache'], '--redis takes a redis:// or rediss:// URL'],
+  [['--redis', 'redis://a', '--redis', 'redis://b'], '--redis is given twice'],
+  [['--queue-prefix', 'jobs'], '--queue-prefix needs --redis'],
 ])('usage error %j', (argv, message) => {
   let thrown: unknown;
   try {

@@ -109,16 +109,19 @@ function PendingCall({
 
 /**
  * A paused run's pending calls. A resume resolves every pending call at once, so decisions are
- * collected and POSTed when the last one is made (at once when there is a single call).
+ * collected and POSTed when the last one is made (at once when there is a single call). With
+ * `queued`, the decisions go to a run queue: a worker resumes the run.
  */
 export function PendingPanel({
   runId,
   pending,
   canDecide,
+  queued = false,
 }: {
   runId: string;
   pending: readonly StudioPendingCall[];
   canDecide: boolean;
+  queued?: boolean;
 }) {
   const [decisions, setDecisions] = useState<ReadonlyMap<string, Decision>>(new Map());
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
@@ -147,7 +150,9 @@ export function PendingPanel({
           {state === 'sending'
             ? 'sending…'
             : state === 'sent'
-              ? 'resuming…'
+              ? queued
+                ? 'queued for a worker…'
+                : 'resuming…'
               : pending.length > 1
                 ? `${decisions.size} of ${pending.length} decided`
                 : ''}

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import type { RunDetail, StartedRun } from '../../../src/studio/api-types';
+import type { RunDetail, StartedRun, StudioCost } from '../../../src/studio/api-types';
 import { request } from './api';
+import { CancelRunButton } from './CancelRunButton';
 import { count, dateTime, prettyJson, relativeTime } from './format';
+import { QueueState } from './QueueState';
 import { StatusBadge } from './StatusBadge';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -13,7 +15,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** A run's header: status, facts, usage, the failure, the output, and Resume when allowed. */
+/** A price: `0.0042 USD` (two decimals from 1 on, else three significant digits). */
+function price(cost: StudioCost): string {
+  const { total } = cost;
+  const amount = total >= 1 ? total.toFixed(2) : String(Number(total.toPrecision(3)));
+  return `${amount} ${cost.currency}`;
+}
+
+/**
+ * A run's header: status (and its place on the queue, when the studio has one), facts, usage and
+ * cost, the failure, the output, and Resume and Cancel when allowed.
+ */
 export function RunHeader({ detail }: { detail: RunDetail }) {
   const run = detail.summary;
   const [resuming, setResuming] = useState(false);
@@ -32,7 +44,9 @@ export function RunHeader({ detail }: { detail: RunDetail }) {
           {run.id}
         </h1>
         {run.held && <span className="tag info">held by a live process</span>}
+        {detail.queue !== undefined && <QueueState queue={detail.queue} />}
         <span className="grow-right" />
+        {detail.actions.cancel && <CancelRunButton key={run.id} runId={run.id} />}
         {detail.actions.resume && (
           <button
             type="button"
@@ -73,6 +87,13 @@ export function RunHeader({ detail }: { detail: RunDetail }) {
               ` · ${count(run.usage.reasoningTokens)} reasoning`}
           </span>
         </Fact>
+        {run.cost !== undefined && (
+          <Fact label="cost">
+            <span className="mono" data-testid="run-cost">
+              {price(run.cost)}
+            </span>
+          </Fact>
+        )}
         <Fact label="version">
           <span className="mono">{run.version}</span>
         </Fact>

@@ -6,7 +6,10 @@ import { SpanWaterfall } from './SpanWaterfall';
 import { Timeline } from './Timeline';
 import { useRun } from './use-run';
 
-/** `#/runs/:id`: a run's header, pending calls, timeline with checkpoints, and spans. */
+/**
+ * `#/runs/:id`: a run's header (with its queue state and Cancel when the studio has a run queue),
+ * pending calls, timeline with checkpoints, and spans.
+ */
 export function RunPage({ id }: { id: string }) {
   const run = useRun(id);
   const [replayFrom, setReplayFrom] = useState<number | undefined>(undefined);
@@ -33,6 +36,7 @@ export function RunPage({ id }: { id: string }) {
           runId={id}
           pending={detail.pending}
           canDecide={detail.actions.decide}
+          queued={detail.queue !== undefined}
         />
       )}
       <section className="panel">
