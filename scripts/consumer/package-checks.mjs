@@ -71,6 +71,16 @@ export async function packAndCheck(root, tmp) {
   else if (!readFileSync(join(pkgDir, 'LICENSE'), 'utf8').startsWith(`${pkg.license} License`))
     problems.push(`LICENSE is not the ${pkg.license} license package.json names`);
 
+  // golem studio serves the app built into the package: no download at run time.
+  const studioApp = 'dist/studio/app/index.html';
+  if (!files.has(studioApp)) problems.push(`the studio app (${studioApp}) is not shipped`);
+  else {
+    const html = readFileSync(join(pkgDir, studioApp), 'utf8');
+    for (const [, asset] of html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g))
+      if (!files.has(`dist/studio/app/${asset}`))
+        problems.push(`the studio app names ${asset}, which is not shipped`);
+  }
+
   for (const key of Object.keys(pkg.exports))
     if (key.includes('*'))
       problems.push(`exports "${key}" is a wildcard: name every entry point (ADR 0005 §4)`);
