@@ -165,7 +165,18 @@ function otlpExport(runId, start) {
   const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
   const str = (key, value) => ({ key, value: { stringValue: value } });
   const int = (key, value) => ({ key, value: { intValue: String(value) } });
-  const span = (spanId, parent, name, from, to, attributes, error = false) => ({
+  const dbl = (key, value) => ({ key, value: { doubleValue: value } });
+  const price = (total) => [dbl('golem.cost.total', total), str('golem.cost.currency', 'USD')];
+  const guardrail = (ms, name, phase, outcome) => ({
+    name: 'golem.guardrail',
+    timeUnixNano: ns(ms),
+    attributes: [
+      str('golem.guardrail.name', name),
+      str('golem.guardrail.phase', phase),
+      str('golem.guardrail.outcome', outcome),
+    ],
+  });
+  const span = (spanId, parent, name, from, to, attributes, error = false, events = []) => ({
     traceId: trace,
     spanId,
     ...(parent && { parentSpanId: parent }),
@@ -174,6 +185,7 @@ function otlpExport(runId, start) {
     startTimeUnixNano: ns(from),
     endTimeUnixNano: ns(to),
     attributes,
+    ...(events.length > 0 && { events }),
     status: { code: error ? 2 : 1 },
   });
   const root = '00f067aa0ba902b7';
@@ -185,10 +197,19 @@ function otlpExport(runId, start) {
           {
             scope: { name: 'golem' },
             spans: [
-              span(root, '', 'invoke_agent support', 0, 2310, [
-                str('golem.run.id', runId),
-                str('gen_ai.agent.name', 'support'),
-              ]),
+              span(
+                root,
+                '',
+                'invoke_agent support',
+                0,
+                2310,
+                [str('golem.run.id', runId), str('gen_ai.agent.name', 'support')],
+                false,
+                [
+                  guardrail(4, 'on-topic', 'input', 'pass'),
+                  guardrail(2302, 'no-card-numbers', 'output', 'pass'),
+                ],
+              ),
               span(
                 'a1a1a1a1a1a1a1a1',
                 root,
@@ -203,6 +224,7 @@ function otlpExport(runId, start) {
                 int('golem.attempt', 2),
                 int('gen_ai.usage.input_tokens', 512),
                 int('gen_ai.usage.output_tokens', 38),
+                ...price(0.000099),
               ]),
               span('b1b1b1b1b1b1b1b1', root, 'execute_tool lookup_order', 1395, 1610, [
                 str('gen_ai.tool.name', 'lookup_order'),
@@ -212,6 +234,7 @@ function otlpExport(runId, start) {
                 int('golem.attempt', 1),
                 int('gen_ai.usage.input_tokens', 640),
                 int('gen_ai.usage.output_tokens', 24),
+                ...price(0.00011),
               ]),
             ],
           },

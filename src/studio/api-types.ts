@@ -116,6 +116,32 @@ export interface SpanSummary {
   /** 'unset' | 'ok' | 'error'. */
   readonly status: 'unset' | 'ok' | 'error';
   readonly attributes: Readonly<Record<string, string | number | boolean>>;
+  /** The span's events (a guardrail's decision, a resolved call, …), in order. */
+  readonly events?: readonly SpanEvent[];
+}
+
+/** An event recorded on a span. */
+export interface SpanEvent {
+  readonly name: string;
+  /** Epoch ms (fractional). */
+  readonly timeMs: number;
+  readonly attributes: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** One guardrail decision of a run, from its spans' `golem.guardrail` events. */
+export interface StudioGuardrailVerdict {
+  readonly name: string;
+  /** input, output, tool-input, tool-output, … */
+  readonly phase: string;
+  /** pass, rewrite, trip, retry or failed. */
+  readonly outcome: string;
+  /** Recorded only with content capture on. */
+  readonly reason?: string;
+  /** The tool call it judged, for tool phases. */
+  readonly toolName?: string;
+  readonly callId?: string;
+  /** Epoch ms (fractional). */
+  readonly timeMs: number;
 }
 
 /** Everything the studio shows of one run. */
@@ -129,6 +155,8 @@ export interface RunDetail {
   /** Turn indexes a replay may start from (0 … turns). */
   readonly checkpoints: readonly number[];
   readonly spans: readonly SpanSummary[];
+  /** The guardrail decisions its spans recorded, in time order (traced runs only). */
+  readonly guardrails: readonly StudioGuardrailVerdict[];
   /** A completed run's output, as stored (JSON). */
   readonly output?: unknown;
   /** Where the run stands on the queue, when the studio has one (`golem/queue`). */

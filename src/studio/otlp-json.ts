@@ -1,5 +1,5 @@
 import { isRecord } from '../core/kit/guards';
-import type { SpanSummary } from './api-types';
+import type { SpanEvent, SpanSummary } from './api-types';
 
 type AttributeValue = string | number | boolean;
 
@@ -64,8 +64,24 @@ function spanOf(span: unknown): SpanSummary | undefined {
     durationMs: end === undefined ? 0 : Math.max(0, end - start),
     status: statusOf(span.status),
     attributes: attributesOf(span.attributes),
+    ...(Array.isArray(span.events) && span.events.length > 0 && { events: eventsOf(span.events) }),
   };
 }
+
+/** A span's OTLP/JSON `events` (`[{ name, timeUnixNano, attributes }]`); malformed ones skipped. */
+function eventsOf(list: readonly unknown[]): SpanEvent[] {
+  const events: SpanEvent[] = [];
+  for (const event of list.slice(0, MAX_EVENTS)) {
+    if (!isRecord(event) || typeof event.name !== 'string') continue;
+    const timeMs = nanosToMs(event.timeUnixNano);
+    if (timeMs === undefined) continue;
+    events.push({ name: event.name, timeMs, attributes: attributesOf(event.attributes) });
+  }
+  return events;
+}
+
+/** The most events kept per span. */
+const MAX_EVENTS = 128;
 
 /**
  * The spans of an OTLP/HTTP JSON export body (`ExportTraceServiceRequest`: resourceSpans →

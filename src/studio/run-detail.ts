@@ -1,7 +1,7 @@
 import { encodeMessages, type RunRecord } from '../core/index';
 import type { RunDetail, SpanSummary, StudioCost, StudioQueueState } from './api-types';
 import { summarizeRecord } from './run-summary';
-import { withSpanFacts } from './span-store';
+import { guardrailVerdicts, withSpanFacts } from './span-store';
 import { cancellable } from './studio-queue';
 import { checkpointsOf, deriveTimeline } from './timeline';
 
@@ -52,6 +52,7 @@ export function runDetail(record: RunRecord, facts: DetailFacts): RunDetail {
     inFlight: record.inFlight,
     checkpoints: checkpointsOf(timeline),
     spans,
+    guardrails: guardrailVerdicts(spans),
     ...(record.output !== undefined && { output: record.output }),
     ...(queue !== undefined && { queue }),
     actions: {

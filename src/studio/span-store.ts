@@ -1,4 +1,10 @@
-import type { SpanSummary, StudioCost, StudioTurn, StudioUsage } from './api-types';
+import type {
+  SpanSummary,
+  StudioCost,
+  StudioGuardrailVerdict,
+  StudioTurn,
+  StudioUsage,
+} from './api-types';
 
 /** The attribute naming a golem run on its root span (src/otel/semconv.ts `golem.run.id`). */
 const RUN_ID = 'golem.run.id';
@@ -155,4 +161,34 @@ export function withSpanFacts(
       durationMs: final.startMs + final.durationMs - first.startMs,
     };
   });
+}
+
+/** The guardrail decisions recorded on `spans` (their `golem.guardrail` events), by time. */
+export function guardrailVerdicts(spans: readonly SpanSummary[]): StudioGuardrailVerdict[] {
+  const verdicts: StudioGuardrailVerdict[] = [];
+  for (const span of spans) {
+    for (const event of span.events ?? []) {
+      if (event.name !== 'golem.guardrail') continue;
+      const text = (key: string): string | undefined => {
+        const value = event.attributes[key];
+        return typeof value === 'string' ? value : undefined;
+      };
+      const name = text('golem.guardrail.name');
+      const outcome = text('golem.guardrail.outcome');
+      if (name === undefined || outcome === undefined) continue; // not a decision golem recorded
+      const toolName = text('gen_ai.tool.name');
+      const callId = text('gen_ai.tool.call.id');
+      const reason = text('golem.guardrail.reason');
+      verdicts.push({
+        name,
+        phase: text('golem.guardrail.phase') ?? '',
+        outcome,
+        ...(reason !== undefined && { reason }),
+        ...(toolName !== undefined && { toolName }),
+        ...(callId !== undefined && { callId }),
+        timeMs: event.timeMs,
+      });
+    }
+  }
+  return verdicts.sort((a, b) => a.timeMs - b.timeMs);
 }

@@ -293,3 +293,73 @@ test('a priced trace gives the run and its turns a cost; minCost filters the run
   expect(detail.timeline[0]?.cost).toEqual({ total: 0.004, currency: 'USD' });
   expect(detail.timeline[1]?.cost).toEqual({ total: 0.002, currency: 'USD' });
 });
+
+test("a run's guardrail decisions come from its spans' golem.guardrail events, in time order", async () => {
+  const agent = new Agent({ name: 'tripper', model: new ScriptedModel([textResponse('ok')]) });
+  await agent.run('go', { store, runId: 'run-guarded' });
+  served = await serve({ store });
+  const event = (ms: number, attributes: Attr[]) => ({
+    name: 'golem.guardrail',
+    timeUnixNano: String(T0 + BigInt(ms) * 1_000_000n),
+    attributes,
+  });
+  const root = 'ddd19b7ec3c1b174';
+  const body = {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                ...span(root, 'invoke_agent tripper', 0, 50, [str('golem.run.id', 'run-guarded')]),
+                events: [
+                  event(40, [
+                    str('golem.guardrail.name', 'no-pii'),
+                    str('golem.guardrail.phase', 'output'),
+                    str('golem.guardrail.outcome', 'rewrite'),
+                  ]),
+                  event(1, [
+                    str('golem.guardrail.name', 'topic'),
+                    str('golem.guardrail.phase', 'input'),
+                    str('golem.guardrail.outcome', 'pass'),
+                  ]),
+                  { name: 'golem.guardrail' }, // no time: skipped
+                ],
+              },
+              {
+                ...span('ddddddddddddddd1', 'execute_tool refund', 10, 5, [], root),
+                events: [
+                  event(12, [
+                    str('golem.guardrail.name', 'refund-limit'),
+                    str('golem.guardrail.phase', 'tool-input'),
+                    str('golem.guardrail.outcome', 'trip'),
+                    str('golem.guardrail.reason', 'over 100 EUR'),
+                    str('gen_ai.tool.name', 'refund'),
+                    str('gen_ai.tool.call.id', 'c9'),
+                  ]),
+                  event(13, [str('other.event', 'x')]), // no name nor outcome: not a decision
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  await call(served, '/v1/traces', { method: 'POST', body });
+  const detail = (await call(served, '/api/runs/run-guarded')).json<RunDetail>();
+  expect(detail.guardrails).toEqual([
+    { name: 'topic', phase: 'input', outcome: 'pass', timeMs: 1_700_000_000_001 },
+    {
+      name: 'refund-limit',
+      phase: 'tool-input',
+      outcome: 'trip',
+      reason: 'over 100 EUR',
+      toolName: 'refund',
+      callId: 'c9',
+      timeMs: 1_700_000_000_012,
+    },
+    { name: 'no-pii', phase: 'output', outcome: 'rewrite', timeMs: 1_700_000_000_040 },
+  ]);
+  expect(detail.spans.find((s) => s.name === 'execute_tool refund')?.events).toHaveLength(2);
+});

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { GuardrailPanel } from './GuardrailPanel';
 import { PendingPanel } from './PendingPanel';
 import { ReplayDialog } from './ReplayDialog';
 import { RunHeader } from './RunHeader';
@@ -52,6 +53,7 @@ export function RunPage({ id }: { id: string }) {
           onReplay={detail.actions.replay ? setReplayFrom : undefined}
         />
       </section>
+      <GuardrailPanel verdicts={detail.guardrails} />
       <SpanWaterfall spans={detail.spans} />
       {replayFrom !== undefined && (
         <ReplayDialog
