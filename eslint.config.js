@@ -180,12 +180,23 @@ module.exports = tseslint.config(
   // bench/ is its own package (peers' dependencies live there); it is linted by its own scripts.
   // templates/: the files `golem init` copies into a new project, checked by its CI build there.
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**', 'templates/**', '**/*.mjs'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/**',
+      'templates/**',
+      'docs-site/**',
+      '**/*.mjs',
+    ],
   },
   // Plain JavaScript is limited to the CLI entry (bin/); configuration files are not linted.
   { ignores: ['**/*.js', '!bin/**/*.js'] },
   js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  ...tseslint.configs.strictTypeChecked.map((config) => ({
+    ...config,
+    files: ['**/*.ts', 'studio/**/*.tsx'],
+  })),
   {
     files: ['bin/**/*.js'],
     languageOptions: {
@@ -201,7 +212,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', 'studio/**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -219,7 +230,7 @@ module.exports = tseslint.config(
   },
   // No import cycles anywhere (type-only imports excluded: they vanish at runtime).
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', 'studio/**/*.tsx'],
     plugins: { 'import-x': importX.importX },
     settings: {
       'import-x/extensions': ['.ts', '.js'],

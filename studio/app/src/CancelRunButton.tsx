@@ -16,8 +16,12 @@ export function CancelRunButton({ runId }: { runId: string }) {
       method: 'POST',
       body,
     }).then(
-      () => setCancelling(false),
-      () => setCancelling(false),
+      () => {
+        setCancelling(false);
+      },
+      () => {
+        setCancelling(false);
+      },
     );
   };
   return (

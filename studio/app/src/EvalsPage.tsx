@@ -29,7 +29,9 @@ function CompareReports({ reports }: { reports: readonly EvalReportSummary[] }) 
           data-testid="eval-base"
           aria-label="Baseline"
           value={base}
-          onChange={(e) => setBase(e.target.value)}
+          onChange={(e) => {
+            setBase(e.target.value);
+          }}
         >
           {reports.map((report) => (
             <option key={report.file} value={report.file}>
@@ -41,7 +43,9 @@ function CompareReports({ reports }: { reports: readonly EvalReportSummary[] }) 
           data-testid="eval-candidate"
           aria-label="Candidate"
           value={candidate}
-          onChange={(e) => setCandidate(e.target.value)}
+          onChange={(e) => {
+            setCandidate(e.target.value);
+          }}
         >
           {reports.map((report) => (
             <option key={report.file} value={report.file}>
@@ -54,9 +58,9 @@ function CompareReports({ reports }: { reports: readonly EvalReportSummary[] }) 
           className="primary"
           data-testid="eval-compare"
           disabled={base === '' || candidate === ''}
-          onClick={() =>
-            setQuery(`api/evals/compare?${new URLSearchParams({ base, candidate }).toString()}`)
-          }
+          onClick={() => {
+            setQuery(`api/evals/compare?${new URLSearchParams({ base, candidate }).toString()}`);
+          }}
         >
           Compare
         </button>
@@ -137,10 +141,17 @@ export function EvalsPage() {
                     className="clickable"
                     data-testid="eval-report-row"
                     data-file={report.file}
-                    onClick={() => navigate(href('evals', report.file))}
+                    onClick={() => {
+                      navigate(href('evals', report.file));
+                    }}
                   >
                     <td>
-                      <a href={href('evals', report.file)} onClick={(e) => e.stopPropagation()}>
+                      <a
+                        href={href('evals', report.file)}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                        }}
+                      >
                         {report.name}
                       </a>
                     </td>

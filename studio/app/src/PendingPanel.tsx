@@ -57,14 +57,18 @@ function PendingCall({
             data-testid={`reason-${id}`}
             value={reason}
             disabled={disabled}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              setReason(event.target.value);
+            }}
           />
           <button
             type="button"
             className={`primary${decision?.kind === 'approval' && decision.approved ? ' on' : ''}`}
             data-testid={`approve-${id}`}
             disabled={disabled}
-            onClick={() => onDecide({ kind: 'approval', approved: true, reason: why })}
+            onClick={() => {
+              onDecide({ kind: 'approval', approved: true, reason: why });
+            }}
           >
             Approve
           </button>
@@ -73,7 +77,9 @@ function PendingCall({
             className={`danger${decision?.kind === 'approval' && !decision.approved ? ' on' : ''}`}
             data-testid={`deny-${id}`}
             disabled={disabled}
-            onClick={() => onDecide({ kind: 'approval', approved: false, reason: why })}
+            onClick={() => {
+              onDecide({ kind: 'approval', approved: false, reason: why });
+            }}
           >
             Deny
           </button>
@@ -88,7 +94,9 @@ function PendingCall({
             data-testid={`external-${id}`}
             value={result}
             disabled={disabled}
-            onChange={(event) => setResult(event.target.value)}
+            onChange={(event) => {
+              setResult(event.target.value);
+            }}
           />
           <div className="row">
             <button
@@ -96,7 +104,9 @@ function PendingCall({
               className={`primary${decision?.kind === 'external' ? ' on' : ''}`}
               data-testid={`submit-${id}`}
               disabled={disabled}
-              onClick={() => onDecide({ kind: 'external', result })}
+              onClick={() => {
+                onDecide({ kind: 'external', result });
+              }}
             >
               Submit result
             </button>
@@ -135,7 +145,9 @@ export function PendingPanel({
       method: 'POST',
       body: body(next),
     }).then(
-      () => setState('sent'),
+      () => {
+        setState('sent');
+      },
       () => {
         setState('idle');
         setDecisions(new Map());
@@ -164,7 +176,9 @@ export function PendingPanel({
           call={call}
           decision={decisions.get(call.callId)}
           disabled={disabled}
-          onDecide={(decision) => decide(call.callId, decision)}
+          onDecide={(decision) => {
+            decide(call.callId, decision);
+          }}
         />
       ))}
     </section>

@@ -7,7 +7,7 @@ import {
   getToolName,
   type UIMessage,
 } from 'ai';
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { apiUrl, authHeaders } from './api';
 
 /** What the playground sends with every message besides the messages. */
@@ -95,7 +95,7 @@ export function PlaygroundChat({
   });
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
-  const submit = (event?: FormEvent): void => {
+  const submit = (event?: SyntheticEvent): void => {
     event?.preventDefault();
     const text = input.trim();
     if (text === '' || busy) return;
@@ -128,7 +128,9 @@ export function PlaygroundChat({
           data-testid="chat-input"
           placeholder={`Message ${agent}… (Enter to send, Shift+Enter for a new line)`}
           value={input}
-          onChange={(event) => setInput(event.target.value)}
+          onChange={(event) => {
+            setInput(event.target.value);
+          }}
           onKeyDown={onKey}
         />
         <div className="col">
@@ -151,7 +153,9 @@ export function PlaygroundChat({
             className="small"
             data-testid="chat-clear"
             disabled={busy || messages.length === 0}
-            onClick={() => setMessages([])}
+            onClick={() => {
+              setMessages([]);
+            }}
           >
             Clear
           </button>

@@ -34,7 +34,9 @@ export function PlaygroundPage() {
               <select
                 data-testid="playground-agent"
                 value={agent}
-                onChange={(event) => setChosen(event.target.value)}
+                onChange={(event) => {
+                  setChosen(event.target.value);
+                }}
               >
                 {info.agents.map((candidate) => (
                   <option key={candidate.name} value={candidate.name}>
@@ -48,7 +50,9 @@ export function PlaygroundPage() {
               <select
                 data-testid="playground-model"
                 value={model}
-                onChange={(event) => setModel(event.target.value)}
+                onChange={(event) => {
+                  setModel(event.target.value);
+                }}
               >
                 <option value="">Agent's model</option>
                 {info.models.map((name) => (
@@ -69,7 +73,9 @@ export function PlaygroundPage() {
                 className="narrow"
                 data-testid="playground-temperature"
                 value={temperature}
-                onChange={(event) => setTemperature(event.target.value)}
+                onChange={(event) => {
+                  setTemperature(event.target.value);
+                }}
               />
             </label>
           </div>

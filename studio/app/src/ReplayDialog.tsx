@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import type { ReplayBody, StartedRun, StudioTurn } from '../../../src/studio/api-types';
 import { request } from './api';
 import { useInfo } from './info-context';
@@ -45,10 +45,12 @@ export function ReplayDialog({
       if (event.key === 'Escape') onClose();
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+    };
   }, [onClose]);
 
-  const submit = (event: FormEvent): void => {
+  const submit = (event: SyntheticEvent): void => {
     event.preventDefault();
     const toolResults = Object.fromEntries(
       Object.entries(results).filter(
@@ -66,8 +68,12 @@ export function ReplayDialog({
       method: 'POST',
       body: replay,
     }).then(
-      (started) => navigate(href('compare', runId, started.runId)),
-      () => setSending(false),
+      (started) => {
+        navigate(href('compare', runId, started.runId));
+      },
+      () => {
+        setSending(false);
+      },
     );
   };
 
@@ -79,7 +85,9 @@ export function ReplayDialog({
         aria-modal="true"
         aria-label={`Replay from turn ${fromTurn}`}
         data-testid="replay-dialog"
-        onClick={(event) => event.stopPropagation()}
+        onClick={(event) => {
+          event.stopPropagation();
+        }}
         onSubmit={submit}
       >
         <h2>Replay from turn {fromTurn}</h2>
@@ -93,7 +101,9 @@ export function ReplayDialog({
             rows={4}
             data-testid="replay-prompt"
             value={prompt}
-            onChange={(event) => setPrompt(event.target.value)}
+            onChange={(event) => {
+              setPrompt(event.target.value);
+            }}
           />
         </label>
         <label className="field">
@@ -101,7 +111,9 @@ export function ReplayDialog({
           <select
             data-testid="replay-model"
             value={model}
-            onChange={(event) => setModel(event.target.value)}
+            onChange={(event) => {
+              setModel(event.target.value);
+            }}
           >
             <option value="">Same as the original</option>
             {info?.models.map((name) => (
@@ -124,7 +136,9 @@ export function ReplayDialog({
                   className="mono"
                   data-testid={`replay-tool-${call.id}`}
                   value={results[call.id] ?? call.result ?? ''}
-                  onChange={(event) => setResults({ ...results, [call.id]: event.target.value })}
+                  onChange={(event) => {
+                    setResults({ ...results, [call.id]: event.target.value });
+                  }}
                 />
               </label>
             ))}

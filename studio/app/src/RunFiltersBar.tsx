@@ -15,8 +15,12 @@ export function RunFiltersBar({
   // Typing waits a moment before it queries.
   useEffect(() => {
     if (q === filters.q) return;
-    const timer = window.setTimeout(() => onChange({ ...filters, q }), 250);
-    return () => window.clearTimeout(timer);
+    const timer = window.setTimeout(() => {
+      onChange({ ...filters, q });
+    }, 250);
+    return () => {
+      window.clearTimeout(timer);
+    };
   }, [q, filters, onChange]);
   return (
     <div className="filters">
@@ -24,7 +28,9 @@ export function RunFiltersBar({
         data-testid="filter-agent"
         aria-label="Agent"
         value={filters.agent}
-        onChange={(event) => onChange({ ...filters, agent: event.target.value })}
+        onChange={(event) => {
+          onChange({ ...filters, agent: event.target.value });
+        }}
       >
         <option value="">All agents</option>
         {info?.agents.map((agent) => (
@@ -43,7 +49,9 @@ export function RunFiltersBar({
               className={`chip status-${status}${on ? ' on' : ''}`}
               aria-pressed={on}
               data-testid={`filter-status-${status}`}
-              onClick={() => onChange({ ...filters, status: on ? '' : status })}
+              onClick={() => {
+                onChange({ ...filters, status: on ? '' : status });
+              }}
             >
               <span className={`dot status-${status}`} />
               {status}
@@ -57,16 +65,18 @@ export function RunFiltersBar({
           aria-label="Owner"
           placeholder="owner"
           value={filters.owner}
-          onChange={(event) => onChange({ ...filters, owner: event.target.value })}
+          onChange={(event) => {
+            onChange({ ...filters, owner: event.target.value });
+          }}
         />
       )}
       <select
         data-testid="filter-since"
         aria-label="Time range"
         value={filters.window}
-        onChange={(event) =>
-          onChange({ ...filters, window: event.target.value as RunFilters['window'] })
-        }
+        onChange={(event) => {
+          onChange({ ...filters, window: event.target.value as RunFilters['window'] });
+        }}
       >
         <option value="">Any time</option>
         <option value="3600000">Last hour</option>
@@ -82,7 +92,9 @@ export function RunFiltersBar({
         aria-label="Least cost"
         placeholder="min cost"
         value={filters.minCost}
-        onChange={(event) => onChange({ ...filters, minCost: event.target.value })}
+        onChange={(event) => {
+          onChange({ ...filters, minCost: event.target.value });
+        }}
       />
       <input
         type="search"
@@ -91,7 +103,9 @@ export function RunFiltersBar({
         aria-label="Search"
         placeholder="Search id, agent, conversation…"
         value={q}
-        onChange={(event) => setQ(event.target.value)}
+        onChange={(event) => {
+          setQ(event.target.value);
+        }}
       />
     </div>
   );

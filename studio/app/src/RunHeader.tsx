@@ -32,8 +32,12 @@ export function RunHeader({ detail }: { detail: RunDetail }) {
   const resume = (): void => {
     setResuming(true);
     request<StartedRun>(`api/runs/${encodeURIComponent(run.id)}/resume`, { method: 'POST' }).then(
-      () => setResuming(false),
-      () => setResuming(false),
+      () => {
+        setResuming(false);
+      },
+      () => {
+        setResuming(false);
+      },
     );
   };
   return (

@@ -60,7 +60,9 @@ export function RunPage({ id }: { id: string }) {
           runId={id}
           fromTurn={replayFrom}
           turns={detail.timeline}
-          onClose={() => setReplayFrom(undefined)}
+          onClose={() => {
+            setReplayFrom(undefined);
+          }}
         />
       )}
     </section>

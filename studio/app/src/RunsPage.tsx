@@ -19,13 +19,20 @@ function RunRow({ run, now }: { run: RunSummary; now: number }) {
       data-run-id={run.id}
       data-status={run.status}
       className="clickable"
-      onClick={() => navigate(link)}
+      onClick={() => {
+        navigate(link);
+      }}
     >
       <td>
         <StatusDot status={run.status} />
       </td>
       <td className="mono" title={run.id}>
-        <a href={link} onClick={(event) => event.stopPropagation()}>
+        <a
+          href={link}
+          onClick={(event) => {
+            event.stopPropagation();
+          }}
+        >
           {shortId(run.id)}
         </a>
         {run.pending > 0 && <span className="tag warn">{run.pending} pending</span>}
@@ -121,7 +128,9 @@ export function RunsPage() {
           type="button"
           data-testid="page-prev"
           disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - LIMIT))}
+          onClick={() => {
+            setOffset(Math.max(0, offset - LIMIT));
+          }}
         >
           ← Newer
         </button>

@@ -10,7 +10,9 @@ function Checkpoint({ turn, onReplay }: { turn: number; onReplay: (turn: number)
         type="button"
         className="small"
         data-testid={`replay-from-${turn}`}
-        onClick={() => onReplay(turn)}
+        onClick={() => {
+          onReplay(turn);
+        }}
       >
         ↻ Replay from here
       </button>
