@@ -8,8 +8,7 @@ import '../peers';
 import 'reflect-metadata';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import { resolve } from 'node:path';
 import type { RunStore } from '../../src/core/index';
 import { ConfigError, describeError } from '../../src/core/index';
@@ -25,6 +24,7 @@ import { A2A_USAGE, parseA2AArgs, type A2AServeArgs } from './a2a-args';
 import { failureText } from './failure';
 import { defaultRunLoader, findAgent, isAgentClass } from './load-agent';
 import { prepare, type RunIO } from './run';
+import { close, listen } from './http-listener';
 import { stopSignal } from './stop-signal';
 
 /** Opens the `--store` SQLite file as a run store. */
@@ -118,25 +118,6 @@ function mapPath(pathname: string, route: string, base: string): string {
   if (pathname !== route && !pathname.startsWith(`${routePrefix}/`)) return pathname;
   const rest = pathname === route ? '' : pathname.slice(routePrefix.length);
   return `${base === '/' ? '' : base}${rest}` || '/';
-}
-
-function listen(http: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolveListen, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => {
-      http.off('error', reject);
-      resolveListen((http.address() as AddressInfo).port);
-    });
-  });
-}
-
-function close(http: Server): Promise<void> {
-  http.closeAllConnections();
-  return new Promise((resolveClose) => {
-    http.close(() => {
-      resolveClose();
-    });
-  });
 }
 
 /** Runs `golem a2a` with `argv` (after `a2a`) and returns the exit code once serving ends. */

@@ -8,8 +8,7 @@
 import '../peers';
 import 'reflect-metadata';
 import { existsSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { ConfigError, StoreError, type Model, type RunStore } from '../../src/core/index';
 import { resolveModel } from '../../src/providers/resolve/index';
@@ -24,6 +23,7 @@ import { UsageError } from '../../decorators/cli/args';
 import { failureText } from './failure';
 import { defaultRunLoader, findAgent, isAgentClass } from './load-agent';
 import { prepare, type RunIO } from './run';
+import { close, listen } from './http-listener';
 import { stopSignal } from './stop-signal';
 import { parseStudioArgs, STUDIO_USAGE, type StudioArgs } from './studio-args';
 
@@ -164,25 +164,6 @@ function missingDriver(error: unknown): boolean {
     ConfigError.is(error, undefined, 'missing-peer') ||
     (StoreError.is(error) && error.reason === 'driver-missing')
   );
-}
-
-function listen(http: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolveListen, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => {
-      http.off('error', reject);
-      resolveListen((http.address() as AddressInfo).port);
-    });
-  });
-}
-
-function close(http: Server): Promise<void> {
-  http.closeAllConnections();
-  return new Promise((resolveClose) => {
-    http.close(() => {
-      resolveClose();
-    });
-  });
 }
 
 /** The host of the printed URL: the interface, or 127.0.0.1 for a wildcard one. */
