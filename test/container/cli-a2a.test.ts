@@ -43,7 +43,8 @@ function taskOf(body: ReturnType<typeof parseRpcResponse>) {
 
 test('the bin serves an @Agent class with a bearer token until SIGTERM, then exits 0', async () => {
   const env: NodeJS.ProcessEnv = { A2A_TOKEN: 's3cret-token' };
-  for (const key of ['PATH', 'HOME', 'TMPDIR'])
+  // NODE_OPTIONS and GOLEM_NATIVE_DIR carry CI's better-sqlite3 for this Node's ABI (other-nodes.sh).
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'GOLEM_NATIVE_DIR'])
     if (process.env[key] !== undefined) env[key] = process.env[key];
   const child = spawn(
     process.execPath,

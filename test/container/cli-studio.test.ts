@@ -61,7 +61,8 @@ function get(url: string, token?: string) {
 test('the bin serves the module’s agents over their store until SIGTERM, then exits 0', async () => {
   const db = join(dir, 'runs.db');
   const env: NodeJS.ProcessEnv = { GOLEM_STUDIO_TEST_DB: db };
-  for (const key of ['PATH', 'HOME', 'TMPDIR'])
+  // NODE_OPTIONS and GOLEM_NATIVE_DIR carry CI's better-sqlite3 for this Node's ABI (other-nodes.sh).
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'GOLEM_NATIVE_DIR'])
     if (process.env[key] !== undefined) env[key] = process.env[key];
   const child = spawn(process.execPath, [bin, 'studio', fixture, '--port', '0'], {
     cwd: REPO,
