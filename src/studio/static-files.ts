@@ -17,6 +17,22 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/**
+ * The policy of the studio's pages: its own scripts, styles and API only, never framed (the
+ * approve buttons must not be clickjacked), no plugins, no base or form elsewhere.
+ */
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** The page `/` answers when the app folder has no index.html. */
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Golem Studio</title></head>
@@ -44,6 +60,11 @@ function send(
     'content-length': String(Buffer.byteLength(body)),
     'cache-control': cache,
     'x-content-type-options': 'nosniff',
+    ...(type.startsWith('text/html') && {
+      'content-security-policy': PAGE_POLICY,
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    }),
   });
   res.end(head ? undefined : body);
 }

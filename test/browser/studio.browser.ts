@@ -27,6 +27,8 @@ const CHROMIUM_FLAGS = [
 
 let browser: Browser | undefined;
 let app: StudioApp | undefined;
+/** Console reports of the page's Content Security Policy blocking something (must stay empty). */
+let violations: string[] = [];
 
 beforeAll(async () => {
   checkStudioBuilt();
@@ -43,12 +45,16 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
+  violations = [];
   app = await startStudioApp();
 });
 
 afterEach(async () => {
   await app?.stop();
   app = undefined;
+  // The studio serves its pages with a strict CSP (its own scripts and styles only): the app
+  // must work within it.
+  expect(violations).toEqual([]);
 });
 
 function running(): StudioApp {
@@ -62,6 +68,9 @@ async function open(hash: string, withToken = true): Promise<Page> {
   const studio = running();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
   page.setDefaultTimeout(10_000);
   const query = withToken ? `?token=${encodeURIComponent(studio.studio.token)}` : '';
   await page.goto(`${studio.base}/${query}${hash}`);

@@ -135,6 +135,10 @@ describe('static files', () => {
     expect(index.status).toBe(200);
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(index.headers['cache-control']).toBe('no-store');
+    // The page may not be framed (clickjacking the approve buttons) nor run foreign scripts.
+    expect(index.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(index.headers['x-frame-options']).toBe('DENY');
     const asset = await call(served, '/assets/main-abc123.js', { token: null });
     expect(asset.text).toBe('console.log(1)');
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
