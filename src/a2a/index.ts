@@ -29,7 +29,7 @@ export type {
   A2AAgentOptions,
   A2AAnswer,
 } from './client/options';
-export { isA2AError, type A2AFailure } from './wire-check';
+export { isA2AError, type A2AFailure } from './a2a-error';
 export {
   A2A_ERROR_CODES,
   A2A_METHODS,
@@ -38,27 +38,16 @@ export {
   PROTOCOL_VERSION,
   TASK_STATES,
   type A2AMethod,
-  type AgentCapabilities,
-  type AgentCard,
-  type AgentExtension,
-  type AgentInterface,
-  type AgentProvider,
-  type AgentSkill,
-  type ApiKeySecurityScheme,
   type AuthenticationInfo,
   type Artifact,
   type DataPart,
-  type HttpAuthSecurityScheme,
   type Message,
   type Part,
   type PartCommon,
   type RawPart,
   type Role,
-  type SecurityRequirement,
-  type SecurityScheme,
   type SendMessageResult,
   type StreamResponse,
-  type StringList,
   type Task,
   type TaskArtifactUpdateEvent,
   type TaskPushNotificationConfig,
@@ -69,3 +58,16 @@ export {
   type UrlPart,
   type WireMetadata,
 } from './wire-types';
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentExtension,
+  AgentInterface,
+  AgentProvider,
+  AgentSkill,
+  ApiKeySecurityScheme,
+  HttpAuthSecurityScheme,
+  SecurityRequirement,
+  SecurityScheme,
+  StringList,
+} from './card-types';

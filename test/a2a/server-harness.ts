@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { createA2AServer, type A2AServer } from '../../src/a2a/server/server';
 import type { A2AServerOptions } from '../../src/a2a/server/server-options';
 import { parseRpcResponse, parseTask } from '../../src/a2a/wire-check';
-import type { RpcError, Task } from '../../src/a2a/wire-types';
+import type { RpcError } from '../../src/a2a/rpc-types';
+import type { Task } from '../../src/a2a/wire-types';
 
 const servers: Server[] = [];
 const served: A2AServer[] = [];

@@ -6,7 +6,7 @@
  */
 import { Agent, defineTool } from 'golem';
 import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'golem/testing';
-import { parseCard } from '../../src/a2a/wire-check';
+import { parseCard } from '../../src/a2a/card-check';
 import type { A2AServerOptions } from '../../src/a2a/server/server-options';
 import { call, callError, closeAll, message, send, serve, webhook } from './server-harness';
 

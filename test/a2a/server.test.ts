@@ -11,7 +11,8 @@ import { FunctionModel, ScriptedModel, textResponse, toolCallResponse } from 'go
 import { agentCard } from '../../src/a2a/server/card';
 import { createA2AServer, type A2AServer } from '../../src/a2a/server/server';
 import type { A2AServerOptions } from '../../src/a2a/server/server-options';
-import { parseCard, parseRpcResponse, parseTask } from '../../src/a2a/wire-check';
+import { parseCard } from '../../src/a2a/card-check';
+import { parseRpcResponse, parseTask } from '../../src/a2a/wire-check';
 import type { Task } from '../../src/a2a/wire-types';
 
 const servers: Server[] = [];

@@ -1,14 +1,9 @@
 import { throwIfCancelled } from '../../core/index';
 import { parseUntrustedJson } from '../../core/kit/safe-json';
-import { A2AProtocolError, parseCard } from '../wire-check';
-import {
-  CARD_PATH,
-  JSONRPC_BINDING,
-  PROTOCOL_VERSION,
-  VERSION_HEADER,
-  type AgentCard,
-  type AgentInterface,
-} from '../wire-types';
+import { A2AProtocolError } from '../a2a-error';
+import { parseCard } from '../card-check';
+import { CARD_PATH, JSONRPC_BINDING, PROTOCOL_VERSION, VERSION_HEADER } from '../wire-types';
+import { type AgentCard, type AgentInterface } from '../card-types';
 import { readBoundedText } from './bounded-body';
 import { Connection } from './connection';
 import type { A2AConnection } from './connection-types';

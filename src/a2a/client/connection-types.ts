@@ -1,5 +1,6 @@
 import type { Agent, Tool } from '../../core/index';
-import type { AgentCard, Part, SendMessageResult, StreamResponse, Task } from '../wire-types';
+import type { AgentCard } from '../card-types';
+import type { Part, SendMessageResult, StreamResponse, Task } from '../wire-types';
 import type {
   A2AAgentOptions,
   A2AAnswer,

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, throwIfCancelled, type Agent, type Tool } from '../../core/index';
-import { A2AProtocolError, parsePart, parseSendMessageResult, parseTask } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
+import { parsePart, parseSendMessageResult, parseTask } from '../wire-check';
 import {
   A2A_METHODS,
-  type AgentCard,
   type Message,
   type Part,
   type SendMessageResult,
   type StreamResponse,
   type Task,
 } from '../wire-types';
+import { type AgentCard } from '../card-types';
 import type { A2AConnection, A2AInput } from './connection-types';
 import { readEventStream } from './event-stream';
 import { malformed, wireFailure } from './failures';

@@ -1,5 +1,5 @@
 import { describeTransportFailure, redact } from '../../core/kit/redact';
-import { A2AProtocolError } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
 import { A2A_ERROR_CODES } from '../wire-types';
 
 /** Untrusted peer text (an error message, a status text) made safe for one error message. */

@@ -9,7 +9,7 @@ import {
   type StreamingModel,
 } from '../../core/index';
 import { isRecord } from '../../core/kit/guards';
-import { A2AProtocolError } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
 import { A2A_ERROR_CODES, TASK_STATES, type Part, type TaskState } from '../wire-types';
 import type { A2AConnection } from './connection-types';
 import { peerText } from './failures';

@@ -1,7 +1,9 @@
 import { throwIfCancelled } from '../../core/index';
 import { parseUntrustedJson } from '../../core/kit/safe-json';
-import { A2AProtocolError, parseRpcResponse } from '../wire-check';
-import { PROTOCOL_VERSION, VERSION_HEADER, type A2AMethod, type RpcId } from '../wire-types';
+import { A2AProtocolError } from '../a2a-error';
+import { parseRpcResponse } from '../wire-check';
+import { PROTOCOL_VERSION, VERSION_HEADER, type A2AMethod } from '../wire-types';
+import { type RpcId } from '../rpc-types';
 import { readBoundedText } from './bounded-body';
 import { malformed, peerError, statusFailure, transportFailure, wireFailure } from './failures';
 import type { ResolvedOptions } from './options';

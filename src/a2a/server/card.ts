@@ -5,7 +5,7 @@ import type {
   AgentSkill,
   SecurityRequirement,
   SecurityScheme,
-} from '../wire-types';
+} from '../card-types';
 import { JSONRPC_BINDING, PROTOCOL_VERSION } from '../wire-types';
 import { configFail } from './config-fail';
 import type { ServableAgent, ServableDescription } from './servable-agent';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RpcError, RpcId } from '../wire-types';
+import type { RpcError, RpcId } from '../rpc-types';
 
 /** Writes a JSON body with `status`. */
 export function replyJson(

@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/kit/guards';
 import type { Approval, DeferredResults } from '../../core/index';
-import { A2AProtocolError } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
 import type { Message } from '../wire-types';
 import type { TaskRecord } from './task-registry';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { A2AProtocolError } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
 import type { TaskPushNotificationConfig } from '../wire-types';
 import { A2A_ERROR_CODES } from '../wire-types';
 import type { PushNotificationOptions } from './server-options';

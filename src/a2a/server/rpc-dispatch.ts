@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isRecord } from '../../core/kit/guards';
-import {
-  A2AProtocolError,
-  parseListTasksParams,
-  parseMessage,
-  parsePushConfig,
-} from '../wire-check';
-import type { Message, RpcId, SendMessageParams, TaskPushNotificationConfig } from '../wire-types';
+import { A2AProtocolError } from '../a2a-error';
+import { parseListTasksParams, parseMessage, parsePushConfig } from '../wire-check';
+import type { Message, SendMessageParams, TaskPushNotificationConfig } from '../wire-types';
+import type { RpcId } from '../rpc-types';
 import { A2A_ERROR_CODES, A2A_METHODS, A2A_PUSH_METHODS } from '../wire-types';
 import { replyRpcResult } from './http-reply';
 import { promptOf, resumeResultsOf } from './message-input';

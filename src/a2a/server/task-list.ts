@@ -1,6 +1,7 @@
 import { listRuns } from '../../core/index';
 import type { RunStatus } from '../../core/index';
-import { A2AProtocolError, DEFAULT_LIST_PAGE_SIZE } from '../wire-check';
+import { A2AProtocolError } from '../a2a-error';
+import { DEFAULT_LIST_PAGE_SIZE } from '../wire-check';
 import type { ListTasksParams, ListTasksResult, Task, TaskState } from '../wire-types';
 import { recoverTask, type RecoveryContext } from './run-recovery';
 import { taskOfRun } from './stored-task';

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { SSE_KEEP_ALIVE, sseJson, sseResponseHeaders } from '../../core/kit/sse';
-import type { RpcId, StreamResponse } from '../wire-types';
+import type { RpcId } from '../rpc-types';
+import type { StreamResponse } from '../wire-types';
 import { isSettled, taskSnapshot, type TaskRecord } from './task-registry';
 
 /**
