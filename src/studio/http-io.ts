@@ -1,5 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readRequestBody, writeJson } from '../core/kit/node-http';
 
 /** Writes a JSON body with `status` (never cached). */
 export function replyJson(
@@ -8,15 +9,11 @@ export function replyJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
-      'cache-control': 'no-store',
-      ...headers,
-    })
-    .end(text);
+  writeJson(res, status, body, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  });
 }
 
 /** Writes `{ error }` with `status`. */
@@ -27,24 +24,6 @@ export function replyError(
   headers?: Record<string, string>,
 ): void {
   replyJson(res, status, { error }, headers);
-}
-
-/** What reading a request body gave: its text, or too large. */
-export type BodyRead = { readonly text: string } | { readonly tooLarge: true };
-
-/** Reads the body of `req` up to `max` bytes, stopping at the first byte past it. */
-export async function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return { tooLarge: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer | string>) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    size += bytes.length;
-    if (size > max) return { tooLarge: true };
-    chunks.push(bytes);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
 /** Whether `given` equals `token`, in constant time (both hashed first, so lengths leak nothing). */
@@ -94,7 +73,7 @@ export async function readJson(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<{ value: unknown } | undefined> {
-  const body = await readBody(req, MAX_BODY);
+  const body = await readRequestBody(req, MAX_BODY);
   if ('tooLarge' in body) {
     replyError(res, 413, `request body exceeds ${String(MAX_BODY)} bytes`, {
       connection: 'close',

@@ -1,22 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import { writeJson } from '../../core/kit/node-http';
 import type { RpcError, RpcId } from '../rpc-types';
 
 /** Writes a JSON body with `status`. */
-export function replyJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-      ...headers,
-    })
-    .end(text);
-}
+export const replyJson = writeJson;
 
 /** Writes a JSON-RPC error response. */
 export function replyRpcError(

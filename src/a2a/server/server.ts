@@ -9,7 +9,7 @@ import { A2A_ERROR_CODES, CARD_PATH, PROTOCOL_VERSION } from '../wire-types';
 import { agentCard } from './card';
 import { configFail } from './config-fail';
 import { replyJson, replyRpcError } from './http-reply';
-import { readBody } from './request-body';
+import { readRequestBody } from '../../core/kit/node-http';
 import { refusal, requestGuard } from './request-guard';
 import { PushConfigs } from './push-configs';
 import { PushDelivery } from './push-delivery';
@@ -236,7 +236,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       return;
     }
     const owner = typeof verdict === 'string' ? verdict : undefined;
-    const body = await readBody(req, maxBody);
+    const body = await readRequestBody(req, maxBody);
     if ('tooLarge' in body) {
       replyRpcError(
         res,

@@ -1,4 +1,9 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Request and response helpers of the node:http doors that answer JSON (`golem/a2a`'s server,
+ * `golem/studio`). Internal. Types only from node:http: nothing here loads it.
+ */
 
 /** What reading a request body gave: its text, or too large. */
 export type BodyRead = { readonly text: string } | { readonly tooLarge: true };
@@ -12,7 +17,7 @@ type ParsedRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
  * bytes (`req.rawBody`, e.g. NestJS with `rawBody: true`), else the text or JSON it parsed into
  * `req.body` (Express's and NestJS's JSON parser).
  */
-export async function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+export async function readRequestBody(req: IncomingMessage, max: number): Promise<BodyRead> {
   const { body: parsed, rawBody } = req as ParsedRequest;
   if (req.readableEnded) {
     if (Buffer.isBuffer(rawBody)) {
@@ -37,4 +42,24 @@ export async function readBody(req: IncomingMessage, max: number): Promise<BodyR
     chunks.push(bytes);
   }
   return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * Writes `body` as JSON with `status` and its length; `headers` add to (or replace) the
+ * `content-type: application/json` it sends.
+ */
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    })
+    .end(text);
 }
