@@ -3,6 +3,7 @@ import { ConfigError } from '../core/index';
 import type { RunOptionsBase } from '../core/agent/config';
 import { decodeRun, stateFields } from '../core/durable/records';
 import type { RunRecord } from '../core/durable/records';
+import { attachHistory } from '../core/engine/checked-history';
 import { attachState } from '../core/engine/run-state';
 import type { RunAgentOptions } from './context';
 import type { Execution } from './execution';
@@ -79,7 +80,7 @@ function rebuilt<O>(record: RunRecord, output: O | undefined): CompletedResult<O
   };
   // Like an engine result: `agent` names the run's agent, not enumerable.
   Object.defineProperty(result, 'agent', { value: record.agent, enumerable: false });
-  return attachState(result, () => stateFields(record)) as CompletedResult<O>;
+  return attachHistory(attachState(result, () => stateFields(record))) as CompletedResult<O>;
 }
 
 /** The runner's store as a RunStore, or the `ConfigError` saying it is not one. */

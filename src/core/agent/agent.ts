@@ -15,7 +15,13 @@ import type {
   RunOptionsBase,
   StreamOptions,
 } from './config';
-import { buildMessages, instructionsText, processHistory, promptMessage } from './run-start';
+import {
+  buildMessages,
+  firstMessages,
+  instructionsText,
+  processHistory,
+  promptMessage,
+} from './run-start';
 import type { SettingsDefaults } from './run-settings';
 import { runSettings } from './run-settings';
 import { requireStore, storeFor } from './run-store';
@@ -34,7 +40,7 @@ import type { HistoryProcessor } from '../engine/history-processor';
 import type { Instructions } from '../engine/instructions';
 import { unansweredCalls } from '../engine/repair';
 import type { Result, RunResult } from '../engine/result';
-import type { EngineConfig } from '../engine/run-config';
+import type { EngineConfig, RunSettings } from '../engine/run-config';
 import { RunProgress } from '../engine/run-progress';
 import type { ReadState, RunState, StateOrigin } from '../engine/run-state';
 import { readState } from '../engine/read-state';
@@ -43,6 +49,7 @@ import type { PreparedRun, StoredAgent } from './stored-run';
 import type { HandoffTarget } from '../engine/run-config';
 import { activeAgent, registerHandoffTarget } from './handoffs';
 import { validateHistory, validatePromptParts } from '../engine/validate-input';
+import { checkedHistory, isCheckedHistory } from '../engine/checked-history';
 import type { OutputDecoder } from '../output/decoder';
 import { decodeText } from '../output/decode-text';
 import { describeAgent, type AgentDescription } from './description';
@@ -87,12 +94,25 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     registerHandoffTarget(this, () => this.asHandoffTarget());
   }
 
+  /**
+   * `messages` as a checked history: validated (a `RunInputError` naming the message and field),
+   * copied, repaired (unanswered calls get "interrupted" results) and frozen, messages included,
+   * once. Any run of any agent given it as `history` uses it as it is — no copy, no validation,
+   * no repair per run — which makes carrying a long conversation nearly free; a plain array is
+   * checked on every run. A run's `result.history` is one too. Messages of an earlier checked
+   * history are reused, so checking a conversation that grew checks only its new messages.
+   */
+  static history(messages: readonly Message[]): readonly Message[] {
+    return checkedHistory(messages);
+  }
+
   /** Runs the agent on `prompt` (after `options.history`, if any) and decodes the final answer. */
-  async run(
+  run(
     prompt: string,
     ...[options]: OptionsArg<Deps, RunOptions<Deps>>
   ): Promise<RunResult<Output, Pausable>> {
-    return (await this.runWith(prompt, options ?? {})) as RunResult<Output, Pausable>;
+    // `runWith` is async (a throw is a rejection); returned as it is, with no layer of its own.
+    return this.runWith(prompt, options ?? {}) as Promise<RunResult<Output, Pausable>>;
   }
 
   /** `run` with options typed loosely, for internal callers that always pass deps. */
@@ -103,11 +123,12 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     const store = storeFor(options, this.store);
     if (store !== undefined) {
       const stored = withRunId(options);
-      return runStored(this.stored(), store, stored, (history, compactions) =>
+      return runStored(this.stored(), store, stored, async (history, compactions) =>
         this.prepare(prompt, { ...stored, history, compactions }, undefined),
       );
     }
-    const state = await this.prepare(prompt, options, undefined);
+    const prepared = this.prepare(prompt, options, undefined);
+    const state = prepared instanceof Promise ? await prepared : prepared;
     try {
       return await executeRun(this.engine, this.decoder, state);
     } finally {
@@ -153,7 +174,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
         const store = storeFor(opts, this.store);
         if (store !== undefined) {
           const stored = withRunId(opts);
-          return await runStored(this.stored(), store, stored, (history, compactions) =>
+          return await runStored(this.stored(), store, stored, async (history, compactions) =>
             this.prepare(prompt, { ...stored, history, compactions }, handler),
           );
         }
@@ -379,32 +400,81 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     return agentTool<Deps, Output>(runner, name, description, options);
   }
 
-  /** The run-start pipeline (spec §4.1): processor, validation, instructions, repair, prompt. */
-  protected async prepare(
+  /**
+   * The run-start pipeline (spec §4.1): processor, validation, instructions, repair, prompt.
+   * Synchronous when nothing in it waits (no history processor, memory or instructions function:
+   * the common case); a promise otherwise. Throws (or rejects) with the run's input error.
+   */
+  protected prepare(
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
     onDelta: DeltaHandler | undefined,
-  ): Promise<RunProgress<Deps>> {
-    const { run, processed, parts } = await this.start(prompt, options, onDelta);
+  ): RunProgress<Deps> | Promise<RunProgress<Deps>> {
+    const started = this.start(prompt, options, onDelta);
+    return started instanceof Promise
+      ? started.then((s) => this.progress(prompt, options, s))
+      : this.progress(prompt, options, started);
+  }
+
+  /** A started run's state: memory recalled, the first request's messages built. */
+  private progress(
+    prompt: string,
+    options: RunOptionsBase & { deps?: Deps },
+    { run, processed, parts }: StartedRun<Deps>,
+  ): RunProgress<Deps> | Promise<RunProgress<Deps>> {
     try {
-      const store = storeFor(options, this.store);
-      const memory = await startMemory(this.memory, run, prompt, processed, store);
-      const messages = await buildMessages(
-        this.instructions,
-        run,
-        processed,
-        prompt,
-        parts,
-        memory?.recalled,
+      const { instructions } = this;
+      if (
+        this.memory === undefined &&
+        (instructions === undefined || typeof instructions === 'string')
+      ) {
+        const messages = firstMessages(instructions ?? '', processed, prompt, parts);
+        return this.newProgress(run, messages, options, undefined);
+      }
+      return this.progressAfterMemory(prompt, options, run, processed, parts).catch(
+        (error: unknown) => {
+          run.release(error);
+          throw error;
+        },
       );
-      const state = new RunProgress(run, messages, this.origin(options));
-      memory?.attach(state, messages.length - 1);
-      state.compactions = carriedCompactions(options, state.messages, this.historyProcessor);
-      return state;
     } catch (error) {
       run.release(error);
       throw error;
     }
+  }
+
+  /** `progress` when memory is recalled or the instructions are resolved first. */
+  private async progressAfterMemory(
+    prompt: string,
+    options: RunOptionsBase & { deps?: Deps },
+    run: RunSettings<Deps>,
+    processed: readonly Message[],
+    parts: readonly Part[],
+  ): Promise<RunProgress<Deps>> {
+    const store = storeFor(options, this.store);
+    const memory = await startMemory(this.memory, run, prompt, processed, store);
+    const messages = await buildMessages(
+      this.instructions,
+      run,
+      processed,
+      prompt,
+      parts,
+      memory?.recalled,
+    );
+    return this.newProgress(run, messages, options, memory);
+  }
+
+  /** The run's state over its first request's `messages`. */
+  private newProgress(
+    run: RunSettings<Deps>,
+    messages: Message[],
+    options: RunOptionsBase & { deps?: Deps },
+    memory: Awaited<ReturnType<typeof startMemory<Deps>>>,
+  ): RunProgress<Deps> {
+    const state = new RunProgress(run, messages, this.origin(options));
+    memory?.attach(state, messages.length - 1);
+    state.compactions = carriedCompactions(options, state.messages, this.historyProcessor);
+    return state;
   }
 
   /** Who a run of this agent is, as its state names it (a stored run's begin sets its own). */
@@ -412,28 +482,60 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     return { agent: this.name, owner: options.owner, startedAt: Date.now() };
   }
 
-  private async start(
+  /**
+   * A run's settings, its processed and validated history, and its prompt parts. Synchronous
+   * without a history processor; throws (or rejects) with the run's input error.
+   */
+  private start(
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
     onDelta: DeltaHandler | undefined,
     processed = false,
-  ) {
+  ): StartedRun<Deps> | Promise<StartedRun<Deps>> {
     if (typeof prompt !== 'string')
       throw new RunInputError(`prompt must be a string, got ${typeof prompt}`);
     const run = runSettings(this.defaults, options, onDelta);
     try {
       const history = options.history ?? [];
       const processor = processed ? undefined : this.historyProcessor;
-      const copied = await processHistory(processor, history, run);
-      const parts: readonly Part[] = options.parts ?? [];
-      if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
-      validatePromptParts(parts);
-      validateHistory(copied);
-      return { run, processed: copied, parts };
+      const copied = processHistory(processor, history, run);
+      if (!(copied instanceof Promise)) return checkedStart(run, copied, options.parts);
+      return copied.then(
+        (messages) => checkedStart(run, messages, options.parts),
+        (error: unknown) => {
+          run.release(error);
+          throw error;
+        },
+      );
     } catch (error) {
       run.release(error);
       throw error;
     }
+  }
+}
+
+/** What `start` hands on: the run's settings, its history as the run uses it, its parts. */
+interface StartedRun<Deps> {
+  run: RunSettings<Deps>;
+  processed: readonly Message[];
+  parts: readonly Part[];
+}
+
+/** The history and prompt parts checked (spec §4.1 step 3); the run released on a failure. */
+function checkedStart<Deps>(
+  run: RunSettings<Deps>,
+  processed: readonly Message[],
+  given: readonly Part[] | undefined,
+): StartedRun<Deps> {
+  try {
+    const parts: readonly Part[] = given ?? [];
+    if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
+    validatePromptParts(parts);
+    if (!isCheckedHistory(processed)) validateHistory(processed);
+    return { run, processed, parts };
+  } catch (error) {
+    run.release(error);
+    throw error;
   }
 }
 

@@ -10,28 +10,45 @@ import { withRecalled } from './memory-run';
 import { withLazySignal } from '../engine/lazy-signal';
 import { describeError } from '../kit/error-base';
 import { isArrayValue } from '../kit/guards';
+import { isCheckedHistory } from '../engine/checked-history';
 import type { Message } from '../contract/message';
 import { cloneMessage } from '../contract/message';
 import type { Part } from '../contract/part';
 
-/** Copies the history and runs the history processor on the copy (spec §4.1 steps 1–2). Internal. */
-export async function processHistory(
+/**
+ * Copies the history and runs the history processor on the copy (spec §4.1 steps 1–2). A
+ * checked history (see `Agent.history`) is used as it is when there is no processor: it cannot
+ * change. Synchronous without a processor. Internal.
+ */
+export function processHistory(
   processor: HistoryProcessor | undefined,
   history: readonly Message[],
   run: SignalSource,
-): Promise<Message[]> {
+): readonly Message[] | Promise<Message[]> {
   if (!isArrayValue(history)) throw new RunInputError('history must be an array of messages');
-  if (history.length === 0 && processor === undefined) return [];
+  if (processor === undefined) {
+    if (history.length === 0) return [];
+    if (isCheckedHistory(history)) return history;
+  }
   const copy = history.map((m) =>
     typeof m === 'object' && (m as unknown) !== null ? cloneMessage(m) : m,
   );
   if (processor === undefined) return copy;
+  return processed(processor, copy, run);
+}
+
+/** The history processor's answer over the run's copy of the history. */
+async function processed(
+  processor: HistoryProcessor,
+  copy: Message[],
+  run: SignalSource,
+): Promise<Message[]> {
   try {
-    const processed = await processor(copy, withLazySignal({}, run));
-    if (processed === undefined || processed === null) return [];
-    if (!isArrayValue(processed))
+    const result = await processor(copy, withLazySignal({}, run));
+    if (result === undefined || result === null) return [];
+    if (!isArrayValue(result))
       throw new TypeError('it returned something other than an array of messages');
-    return processed;
+    return result;
   } catch (cause) {
     throw new RunInputError(`history processor failed: ${describeError(cause)}`, { cause });
   }
@@ -50,11 +67,22 @@ export async function buildMessages<Deps>(
   recalled?: string,
 ): Promise<Message[]> {
   const system = await instructionsText(instructions, run);
-  return assembleMessages(
+  return firstMessages(
     recalled === undefined ? system : withRecalled(system, recalled),
     history,
-    promptMessage(prompt, parts),
+    prompt,
+    parts,
   );
+}
+
+/** {@link buildMessages} once the system text is known (synchronous). Internal. */
+export function firstMessages(
+  system: string,
+  history: readonly Message[],
+  prompt: string,
+  parts: readonly Part[],
+): Message[] {
+  return assembleMessages(system, history, promptMessage(prompt, parts));
 }
 
 /** The instructions as text for this run; static text needs no resolution (the common case). Internal. */

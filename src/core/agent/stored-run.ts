@@ -11,6 +11,7 @@ import { planContinuation } from '../durable/continuation';
 import { originOf } from '../durable/records';
 import { RunInputError } from '../engine/errors';
 import type { ReadState } from '../engine/run-state';
+import { attachHistory } from '../engine/checked-history';
 import { attachState } from '../engine/run-state';
 import type { RunStore } from '../durable/port';
 import type { StoredRunOptions } from '../durable/durable-run';
@@ -163,7 +164,7 @@ export async function continueState<Deps, Output>(
       pending: given.pending,
       ...(given.origin.runId !== undefined && { runId: given.origin.runId }),
     };
-    const result = attachState(paused, () => given) as Result<Output>;
+    const result = attachHistory(attachState(paused, () => given)) as Result<Output>;
     return named(agent, result, given.messages, given.turns);
   }
   const state = new RunProgress(settings(), [...given.messages], given.origin);

@@ -75,10 +75,18 @@ export function startRunStream<O extends StreamControls, Output, Pausable extend
   };
   const feed = new RunStreamFeed<Output>(abandoned);
   const partial = new PartialOutputFeed<Output>(source, abandoned);
-  const handler: DeltaHandler = async (delta) => {
-    feed.push(delta);
-    partial.push(delta);
-    if (options.onDelta !== undefined) await options.onDelta(delta);
+  const { onDelta } = options;
+  // Not async: no promise per delta unless the caller's `onDelta` returns one. A throw (the
+  // reader stopped, or the caller's handler threw) is a rejection, as from an async handler.
+  const handler: DeltaHandler = (delta) => {
+    try {
+      feed.push(delta);
+      partial.push(delta);
+      return onDelta === undefined ? undefined : onDelta(delta);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
+      return Promise.reject(error);
+    }
   };
   const observer = (event: RunEvent): void => {
     if (event.kind === 'model_start') partial.turnStarted();

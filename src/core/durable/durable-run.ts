@@ -8,6 +8,7 @@ import { emptyUsage } from '../contract/usage';
 import type { RunStore } from './port';
 import type { RunRecord, StoredRun } from './records';
 import { decodeConversation, decodeRun, messagesJson, stateFields } from './records';
+import { attachHistory } from '../engine/checked-history';
 import { attachState } from '../engine/run-state';
 import { Recorder } from './recorder';
 import type { RunScope } from './access';
@@ -197,9 +198,11 @@ export async function claimToContinue(
   const before = await readable(store, id, checked);
   if (before.status === 'paused' && before.pending !== undefined)
     return {
-      paused: attachState(
-        { ...evidence(before), output: undefined, pending: before.pending, runId: id },
-        () => stateFields(before),
+      paused: attachHistory(
+        attachState(
+          { ...evidence(before), output: undefined, pending: before.pending, runId: id },
+          () => stateFields(before),
+        ),
       ) as Result<never>,
     };
   return take(store, id, checked, 'continue');

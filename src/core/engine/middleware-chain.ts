@@ -1,3 +1,4 @@
+import { isThenable } from '../kit/guards';
 import { ConfigError } from '../kit/config-error';
 import { isRecord } from '../kit/guards';
 import type { DeltaHandler, GenerateOptions, Model, StreamingModel } from '../contract/model';
@@ -131,14 +132,6 @@ function changed(
     options,
   });
   return isThenable(next) ? Promise.resolve(next).then(then) : then(next);
-}
-
-function isThenable(value: unknown): value is PromiseLike<ModelRequest> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /** A synchronous throw anywhere in the chain becomes a rejection, as a provider's would. */

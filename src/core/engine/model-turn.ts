@@ -27,16 +27,72 @@ import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-d
  * `RetryAfterTooLongError`. Throws the cause (the caller wraps it in a `model`-stage RunError);
  * when the run's signal is aborted the signal's cancellation error is thrown instead.
  */
-export async function modelTurn<Deps>(
+export function modelTurn<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
   turn: number,
   request: ModelRequest,
 ): Promise<ModelResponse> {
+  return isPlainTurn(config, state)
+    ? plainTurn(config, state, turn, request)
+    : modelAttempts(config, state, turn, request, 1);
+}
+
+/**
+ * Whether a turn needs nothing but the call itself: not streamed, observed, traced, priced or
+ * bounded by a turn deadline, and no middleware or call scope. Such a turn skips the per-attempt
+ * machinery (events, deadline, options, trace scope) until its first attempt fails.
+ */
+function isPlainTurn<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>): boolean {
+  const { run } = state;
+  return (
+    run.onDelta === undefined &&
+    !state.observed &&
+    config.prices === undefined &&
+    !config.scoped &&
+    run.middleware === undefined &&
+    !(run.turnTimeout > 0) &&
+    run.trace === undefined
+  );
+}
+
+/** A plain turn's first attempt; a failure continues in {@link modelAttempts} as its attempt 1. */
+async function plainTurn<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+  turn: number,
+  request: ModelRequest,
+): Promise<ModelResponse> {
+  state.requests++;
+  try {
+    const raw: unknown = await config.model.generate(request, plainOptions(state));
+    return normaliseResponse(raw, state.requests);
+  } catch (caught) {
+    await failedAttempt(config, state, turn, 1, config.maxAttempts, caught, undefined);
+    return modelAttempts(config, state, turn, request, 2);
+  }
+}
+
+/**
+ * The call options of a plain turn: only the run's signal, read through (created only if the
+ * model reads it). One object per run, shared by its plain turns.
+ */
+function plainOptions<Deps>(state: RunProgress<Deps>): GenerateOptions {
+  return (state.plainCallOptions ??= withLazySignal({}, state.run));
+}
+
+/** The attempts of a turn from `first` on, with events, deadlines, traces and retries. */
+async function modelAttempts<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+  turn: number,
+  request: ModelRequest,
+  first: number,
+): Promise<ModelResponse> {
   const { onDelta } = state.run;
   const attempts = onDelta === undefined ? config.maxAttempts : 1;
   const modelName = config.model.name;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = first; ; attempt++) {
     if (state.observed)
       state.emit(
         state.contextTokens === undefined
@@ -71,32 +127,7 @@ export async function modelTurn<Deps>(
       if (late !== undefined) throw late;
       response = normaliseResponse(raw, state.requests);
     } catch (caught) {
-      deadline.release(); // before any retry wait
-      const error = deadline.expired() ?? caught;
-      const cause = state.run.aborted ? cancellationError(state.run.signal) : error;
-      if (state.observed)
-        state.emit({
-          kind: 'model_end',
-          turn,
-          attempt,
-          usage: { inputTokens: 0, outputTokens: 0 },
-          error: cause,
-          model: modelName,
-        });
-      if (state.run.aborted) throw cause;
-      if (attempt >= attempts || !isRetryable(error))
-        throw attempt > 1 && !UsageLimitError.is(error)
-          ? new AttemptsExhaustedError('model', attempt, error)
-          : error;
-      const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
-      if (plan.refused !== undefined)
-        throw new RetryAfterTooLongError({
-          requested: plan.refused,
-          allowed: config.maxRetryWait,
-          attempts: attempt,
-          cause: error,
-        });
-      await config.sleep(plan.wait, state.run.signal);
+      await failedAttempt(config, state, turn, attempt, attempts, caught, deadline);
       continue;
     } finally {
       deadline.release();
@@ -106,6 +137,48 @@ export async function modelTurn<Deps>(
     if (state.observed) state.emit(endEvent(turn, attempt, modelName, response, cost));
     return response;
   }
+}
+
+/**
+ * What follows a failed attempt: the `model_end` event, then the error to throw (the run was
+ * cancelled, the attempts are spent, the error is not retryable, or the provider asks to wait
+ * longer than `maxRetryWait`), else the backoff wait before the next attempt.
+ */
+async function failedAttempt<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+  turn: number,
+  attempt: number,
+  attempts: number,
+  caught: unknown,
+  deadline: TurnDeadline | undefined,
+): Promise<void> {
+  deadline?.release(); // before any retry wait
+  const error = deadline?.expired() ?? caught;
+  const cause = state.run.aborted ? cancellationError(state.run.signal) : error;
+  if (state.observed)
+    state.emit({
+      kind: 'model_end',
+      turn,
+      attempt,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      error: cause,
+      model: config.model.name,
+    });
+  if (state.run.aborted) throw cause;
+  if (attempt >= attempts || !isRetryable(error))
+    throw attempt > 1 && !UsageLimitError.is(error)
+      ? new AttemptsExhaustedError('model', attempt, error)
+      : error;
+  const plan = planRetry(config.backoff, attempt, retryAfterOf(error), config.maxRetryWait);
+  if (plan.refused !== undefined)
+    throw new RetryAfterTooLongError({
+      requested: plan.refused,
+      allowed: config.maxRetryWait,
+      attempts: attempt,
+      cause: error,
+    });
+  await config.sleep(plan.wait, state.run.signal);
 }
 
 /**

@@ -12,6 +12,7 @@ const NO_CALLS: readonly ToolCall[] = [];
  * message that requested it. Returns `history` itself when nothing needed repair. Idempotent.
  */
 export function repairHistory(history: readonly Message[]): Message[] {
+  if (history.length === 0) return history as Message[];
   /** The message index of every call awaiting its result, by call id. */
   const pending = new Map<string, number>();
   /** Calls whose id a later assistant message reused before they were answered. */

@@ -36,10 +36,17 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
     if (message.content !== '') normalised.content = message.content;
   }
   const calls = normaliseCalls(message.toolCalls, requestNumber, raw);
-  if (calls.length > 0) normalised.toolCalls = calls;
+  if (calls.length > 0) normalised.toolCalls = calls as ToolCall[];
   const thinking = normaliseThinking(message.thinking, raw);
-  if (thinking.length > 0) normalised.thinking = thinking;
-  Object.assign(normalised, normaliseEvidence(message, raw)); // hosted tools, citations, response id
+  if (thinking.length > 0) normalised.thinking = thinking as ThinkingBlock[];
+  // Hosted tools, citations, response id, compaction: read only when the message has any.
+  if (
+    message.hostedToolCalls !== undefined ||
+    message.citations !== undefined ||
+    message.responseId !== undefined ||
+    message.compaction !== undefined
+  )
+    Object.assign(normalised, normaliseEvidence(message, raw));
   const result: ModelResponse = { message: normalised, usage: normaliseUsage(response.usage) };
   if (typeof response.finishReason === 'string') result.finishReason = response.finishReason;
   if (typeof response.modelName === 'string') result.modelName = response.modelName;
@@ -51,11 +58,17 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
   return result;
 }
 
-function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): ToolCall[] {
-  if (value === undefined || value === null) return [];
+const NO_CALLS: readonly ToolCall[] = [];
+const SIGNATURE_KEYS = ['signature', 'signatureProvider', 'signatureModel'] as const;
+
+function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): readonly ToolCall[] {
+  if (value === undefined || value === null) return NO_CALLS;
   if (!Array.isArray(value)) throw new ModelResponseError('toolCalls is not an array', raw);
-  const seen = new Set<string>();
-  return value.map((entry: unknown, index) => {
+  // Ids seen so far; a response with one call cannot repeat one (no set for it).
+  const seen = value.length > 1 ? new Set<string>() : undefined;
+  const calls: ToolCall[] = [];
+  for (let index = 0; index < value.length; index++) {
+    const entry: unknown = value[index];
     if (typeof entry !== 'object' || entry === null)
       throw new ModelResponseError(`toolCalls[${index}] is not an object`, raw);
     const call = entry as Partial<Record<keyof ToolCall, unknown>>;
@@ -66,20 +79,23 @@ function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): To
     }
     let id =
       typeof call.id === 'string' && call.id !== '' ? call.id : `golem_${requestNumber}_${index}`;
-    const base = id;
-    for (let n = index; seen.has(id); n++) id = `${base}_${n}`;
-    seen.add(id);
+    if (seen !== undefined) {
+      const base = id;
+      for (let n = index; seen.has(id); n++) id = `${base}_${n}`;
+      seen.add(id);
+    }
     const normalised: ToolCall = {
       id,
       name: call.name,
       args: normaliseArgs(call.args, index, raw),
     };
-    for (const key of ['signature', 'signatureProvider', 'signatureModel'] as const) {
+    for (const key of SIGNATURE_KEYS) {
       const field = call[key];
       if (typeof field === 'string' && field !== '') normalised[key] = field;
     }
-    return normalised;
-  });
+    calls.push(normalised);
+  }
+  return calls;
 }
 
 function normaliseArgs(args: unknown, index: number, raw: unknown): string {
@@ -91,14 +107,17 @@ function normaliseArgs(args: unknown, index: number, raw: unknown): string {
   throw new ModelResponseError(`toolCalls[${index}].args must be JSON text`, raw);
 }
 
-function normaliseThinking(value: unknown, raw: unknown): ThinkingBlock[] {
-  if (value === undefined || value === null) return [];
+const NO_THINKING: readonly ThinkingBlock[] = [];
+const THINKING_KEYS = ['text', 'signature', 'redacted', 'provider', 'model', 'id'] as const;
+
+function normaliseThinking(value: unknown, raw: unknown): readonly ThinkingBlock[] {
+  if (value === undefined || value === null) return NO_THINKING;
   if (!Array.isArray(value)) throw new ModelResponseError('thinking is not an array', raw);
   const blocks = value.map((entry: unknown, index) => {
     if (typeof entry !== 'object' || entry === null)
       throw new ModelResponseError(`thinking[${index}] is not an object`, raw);
     const block: ThinkingBlock = {};
-    for (const key of ['text', 'signature', 'redacted', 'provider', 'model', 'id'] as const) {
+    for (const key of THINKING_KEYS) {
       const field = (entry as Record<string, unknown>)[key];
       if (field === undefined || field === null || field === '') continue;
       if (typeof field !== 'string')
@@ -118,16 +137,19 @@ function normaliseUsage(value: unknown): Usage {
   const usage = (typeof value === 'object' && value !== null ? value : {}) as Partial<
     Record<keyof Usage, unknown>
   >;
-  const count = (n: unknown): number =>
-    typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
   const normalised: Usage = {
-    inputTokens: count(usage.inputTokens),
-    outputTokens: count(usage.outputTokens),
+    inputTokens: tokenCount(usage.inputTokens),
+    outputTokens: tokenCount(usage.outputTokens),
   };
   // Detail counters stay absent unless reported: "not reported" differs from zero.
   for (const key of USAGE_DETAILS) {
     const detail = (usage as Record<string, unknown>)[key];
-    if (typeof detail === 'number' && Number.isFinite(detail)) normalised[key] = count(detail);
+    if (typeof detail === 'number' && Number.isFinite(detail)) normalised[key] = tokenCount(detail);
   }
   return normalised;
+}
+
+/** A reported count as a non-negative integer (anything else: 0). */
+function tokenCount(n: unknown): number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }

@@ -41,6 +41,15 @@ interface ResultEvidence {
    */
   readonly agent: string;
   /**
+   * The conversation (`messages`) as a checked history for the next run — validated, copied,
+   * repaired and frozen once (see `Agent.history`): pass it as the next run's `history` and that
+   * run carries it without copying or checking it again. Messages of the history this run was
+   * given are reused as they are, so only the new ones are checked. A paused run's unanswered
+   * calls get "interrupted" results here (resume the run to decide them instead). Made on first
+   * read; not enumerable, like `state`.
+   */
+  readonly history: readonly Message[];
+  /**
    * The run's state as one JSON value — what `resume`/`resumeRun` continue from, in any process
    * (see {@link RunState}). Computed on first read; not enumerable, so spreading or serialising the
    * result leaves it out: `JSON.stringify(result.state)` to keep it.

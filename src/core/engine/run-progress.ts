@@ -1,6 +1,7 @@
 import type { Cost } from '../contract/cost';
 import { addCost } from '../contract/cost';
 import type { Message } from '../contract/message';
+import type { GenerateOptions } from '../contract/model';
 import type { RunCheckpoints } from './checkpoint';
 import type { Usage } from '../contract/usage';
 import { addUsage, emptyUsage } from '../contract/usage';
@@ -48,6 +49,8 @@ export class RunProgress<Deps> {
   handoffs: HandoffRecord[] = [];
   /** How many handoffs the run may take: its own agent's `maxHandoffs` (set when it starts). */
   handoffLimit: number | undefined = undefined;
+  /** The call options of the run's plain model turns (see `modelTurn`), made on first use. */
+  plainCallOptions: GenerateOptions | undefined = undefined;
 
   constructor(
     readonly run: RunSettings<Deps>,

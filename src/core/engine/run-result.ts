@@ -4,6 +4,7 @@ import type { PendingToolCalls } from './deferred-types';
 import type { RunCost } from './result';
 import type { RunState, StateOrigin } from './run-state';
 import { writeState } from './run-state';
+import { checkedHistory } from './checked-history';
 import type { Compaction } from './compaction';
 
 import type { HandoffRecord } from './handoff-types';
@@ -40,6 +41,7 @@ export class EngineResult<Output> {
   readonly #origin: StateOrigin;
   readonly #turns: number;
   #state: RunState | undefined;
+  #history: readonly Message[] | undefined;
 
   constructor(
     evidence: ResultEvidenceFields,
@@ -66,6 +68,11 @@ export class EngineResult<Output> {
   get agent(): string {
     const last = this.handoffs?.[this.handoffs.length - 1];
     return last === undefined ? this.#origin.agent : last.to;
+  }
+
+  /** The conversation as a checked history for a next run (see `Agent.history`), made on first read. */
+  get history(): readonly Message[] {
+    return (this.#history ??= checkedHistory(this.messages));
   }
 
   /** The run's state as one JSON value, written on first read (see `RunState`). */

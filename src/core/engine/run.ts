@@ -1,6 +1,7 @@
 import type { ModelResponse } from '../contract/response';
 import type { ToolCall } from '../contract/message';
 import type { DecodeContext, OutputDecoder } from '../output/decoder';
+import { isContextFree } from '../output/decoder';
 import { AttemptsExhaustedError } from './errors';
 import { checkOutput } from './guardrail-checks';
 import { atGuardrailStage, openInputGate } from './guardrail-input';
@@ -18,6 +19,7 @@ import { EngineResult, type ResultEvidenceFields } from './run-result';
 import { withLazySignal } from './lazy-signal';
 import { outputRejectedText, outputToolRejectedText, RESULT_RECORDED } from './texts';
 import { findModelRetry, retryReason } from './tool-batch';
+import { isThenable } from '../kit/guards';
 
 /**
  * The one entry into a run (every door builds a `step` and comes here): runs loop executions
@@ -35,7 +37,11 @@ export function executeRun<Deps, Output>(
   state: RunProgress<Deps>,
   step: Step = MODEL_STEP,
 ): Promise<Result<Output>> {
-  const running = executeSteps(config, decoder, state, step);
+  // Neither decisions to resolve nor guardrails (the common case): straight to the loop.
+  const running =
+    step.kind !== 'resolve' && config.guardrails === undefined
+      ? decodeRounds(config, decoder, state, step)
+      : executeSteps(config, decoder, state, step);
   const { remember } = state;
   return remember === undefined ? running : running.then((result) => remembered(state, result));
 }
@@ -105,7 +111,12 @@ async function decodeRounds<Deps, Output>(
     const response: ModelResponse = end.response;
     let output: Output;
     try {
-      output = await decoder(response, decodeContext(state.run));
+      // A decoder that answers synchronously (text, most schemas) costs no extra await.
+      const decoded = decoder(
+        response,
+        isContextFree(decoder) ? UNREAD_CONTEXT : decodeContext(state.run),
+      );
+      output = isThenable(decoded) ? await decoded : decoded;
       if (config.guardrails?.output !== undefined)
         output = (await checkOutput(config.guardrails, state, output)) as Output;
     } catch (error) {
@@ -133,6 +144,9 @@ async function decodeRounds<Deps, Output>(
     return succeed(state, evidence(config, state), output, undefined);
   }
 }
+
+/** What a decoder that never reads its context is given (see `contextFree`). */
+const UNREAD_CONTEXT = Object.freeze({}) as DecodeContext;
 
 /** What the decoder receives; the run's signal is read (or created) only if the decoder reads it. */
 function decodeContext<Deps>(run: RunSettings<Deps>): DecodeContext {

@@ -16,7 +16,7 @@ import type { EngineConfig } from './run-config';
 import type { RunProgress } from './run-progress';
 import { reasonText, toolRejectedText } from './texts';
 import type { ToolLayers, ToolOutcome } from './tool-exec';
-import { executeTool } from './tool-exec';
+import { executePlain, executeTool } from './tool-exec';
 import { toolGuard } from './guardrail-checks';
 import { toolReporter } from './tool-report';
 import { traced } from './instrumentation';
@@ -67,8 +67,10 @@ export async function runBatch<Deps>(
   }
   const outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
   const messages: Message[] = [];
-  const pending: PendingToolCalls = { approvals: [], external: [] };
-  for (const [index, call] of calls.entries()) {
+  // Made on the first deferred call (most batches have none).
+  let pending: PendingToolCalls | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index] as ToolCall;
     const outcome = outcomes[index];
     if (outcome === undefined) break;
     if (outcome.ok) {
@@ -97,6 +99,7 @@ export async function runBatch<Deps>(
         args: call.args,
         reason: typeof reason === 'string' ? reason : '',
       };
+      pending ??= { approvals: [], external: [] };
       (deferral === 'approval' ? pending.approvals : pending.external).push(entry);
       continue;
     }
@@ -122,8 +125,14 @@ export async function runBatch<Deps>(
       completedResults(messages, calls, outcomes, index),
     );
   }
-  return { messages, pending };
+  return { messages, pending: pending ?? NOTHING_PENDING };
 }
+
+/** The `pending` of a batch that deferred nothing (never mutated: a batch's own is made). */
+const NOTHING_PENDING: PendingToolCalls = Object.freeze({
+  approvals: Object.freeze([]) as unknown as PendingToolCall[],
+  external: Object.freeze([]) as unknown as PendingToolCall[],
+});
 
 /** Results already classified, plus the successful results of the calls after the failing one. */
 function completedResults(
@@ -169,23 +178,21 @@ async function executeGroups<Deps>(
   const outcomes: (ToolOutcome | undefined)[] = new Array<ToolOutcome | undefined>(
     calls.length,
   ).fill(undefined);
-  const groups: number[][] = [];
-  for (const [index, tool] of tools.entries()) {
-    const last = groups[groups.length - 1];
-    if (
-      config.parallelToolCalls &&
-      tool.sequential !== true &&
-      last !== undefined &&
-      !(tools[last[0] ?? 0]?.sequential ?? false)
-    ) {
-      last.push(index);
-    } else {
-      groups.push([index]);
-    }
-  }
+  const groups = tools.length === 1 ? ONE_CALL : callGroups(config, tools);
+  // Nothing observes, guards, wraps or traces the batch's calls: each runs on the plain path
+  // unless it has a deadline or an approval policy.
+  const plain =
+    !state.observed &&
+    config.guardrails?.tool === undefined &&
+    config.toolMiddleware === undefined &&
+    (state.run.middleware?.tool.length ?? 0) === 0 &&
+    state.run.trace === undefined;
   const execute = (index: number): Promise<ToolOutcome> => {
     const tool = tools[index] as Tool<Deps>;
     const call = calls[index] as ToolCall;
+    const retry = corrections.get(call.name) ?? 0;
+    if (plain && effectiveTimeout(config, tool) <= 0 && !hasApprovalPolicy(tool))
+      return executePlain(tool, call, state.run.deps, state.run, retry);
     const input = {
       tool,
       call,
@@ -193,7 +200,7 @@ async function executeGroups<Deps>(
       run: state.run,
       timeout: effectiveTimeout(config, tool),
       approved: false,
-      retry: corrections.get(call.name) ?? 0,
+      retry,
       report: toolReporter(state, turn, call),
       guard: toolGuard(config.guardrails, state, turn, call),
       middleware: toolLayers(config, state),
@@ -249,6 +256,33 @@ async function executeGroups<Deps>(
     }
   }
   return outcomes;
+}
+
+/** The groups of a one-call batch. */
+const ONE_CALL: readonly (readonly number[])[] = [[0]];
+
+/** A batch's calls in groups: runs of non-sequential calls run in parallel, when allowed. */
+function callGroups<Deps>(config: EngineConfig<Deps>, tools: readonly Tool<Deps>[]): number[][] {
+  const groups: number[][] = [];
+  for (const [index, tool] of tools.entries()) {
+    const last = groups[groups.length - 1];
+    if (
+      config.parallelToolCalls &&
+      tool.sequential !== true &&
+      last !== undefined &&
+      !(tools[last[0] ?? 0]?.sequential ?? false)
+    ) {
+      last.push(index);
+    } else {
+      groups.push([index]);
+    }
+  }
+  return groups;
+}
+
+/** Whether a call of `tool` asks its approval policy before it runs. */
+function hasApprovalPolicy<Deps>(tool: Tool<Deps>): boolean {
+  return tool.approval !== undefined && tool.approval !== false;
 }
 
 /** The tool message of a completed call. */

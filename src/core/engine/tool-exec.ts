@@ -3,6 +3,7 @@ import { describeError } from '../kit/error-base';
 import { ModelRetry } from '../errors/errors';
 import type { ToolCall } from '../contract/message';
 import { parseUntrustedJson } from '../kit/safe-json';
+import { isThenable } from '../kit/guards';
 import type { ToolContext, ToolUpdate } from '../tool/context';
 import { requireApproval } from '../tool/errors';
 import type { Tool } from '../tool/tool';
@@ -109,30 +110,86 @@ function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
-/** Runs the tool; `ctx.signal` is read through from `source` (the run, or the call's deadline). */
-async function invoke<Deps>(input: ExecutionInput<Deps>, source: SignalSource): Promise<string> {
-  const { tool, call } = input;
-  let args: unknown;
+/**
+ * A call that needs none of the execution machinery — no deadline, approval policy, guardrail,
+ * middleware, trace or observer: the same outcome as {@link executeTool} with one async frame
+ * (and no promise of its own when the tool answers synchronously). Internal.
+ */
+export async function executePlain<Deps>(
+  tool: Tool<Deps>,
+  call: ToolCall,
+  deps: Deps,
+  run: RunCancellation & RunScope,
+  retry: number,
+): Promise<ToolOutcome> {
+  if (run.aborted) return { ok: false, error: cancellationError(run.signal), cancelled: true };
+  let outcome: ToolOutcome;
   try {
-    args = parseUntrustedJson(call.args);
+    const args = parseArgs(call);
+    const ctx = callContext(deps, call, false, retry, undefined, run, run);
+    const value = tool.execute(args, ctx);
+    outcome = { ok: true, text: toolText(tool, isThenable(value) ? await value : value) };
+  } catch (error) {
+    outcome = { ok: false, error, cancelled: false };
+  }
+  if (abortedNow(run)) return { ok: false, error: cancellationError(run.signal), cancelled: true };
+  return outcome;
+}
+
+/** Reads `aborted` afresh (control-flow narrowing would keep the earlier check's result). */
+function abortedNow(run: RunCancellation): boolean {
+  return run.aborted;
+}
+
+/** A call's arguments as JSON; invalid JSON is a `ModelRetry` asking the model to fix them. */
+function parseArgs(call: ToolCall): unknown {
+  try {
+    return parseUntrustedJson(call.args);
   } catch (cause) {
     throw new ModelRetry(
       `the arguments are not valid JSON (${describeError(cause)}); send a JSON object matching the tool's schema`,
       { cause },
     );
   }
-  const fields = {
-    deps: input.deps,
+}
+
+/** What a tool receives; `signal` reads through from `source` (created only if the tool reads it). */
+function callContext<Deps>(
+  deps: Deps,
+  call: ToolCall,
+  approved: boolean,
+  retry: number,
+  report: ((update: ToolUpdate) => void) | undefined,
+  scope: RunScope,
+  source: SignalSource,
+): ToolContext<Deps> {
+  const fields: { -readonly [K in keyof ToolContext<Deps>]?: ToolContext<Deps>[K] } = {
+    deps,
     callId: call.id,
     toolName: call.name,
     rawArgs: call.args,
-    approved: input.approved,
-    retry: input.retry,
-    ...(input.report !== undefined && { report: input.report }),
-    ...(input.run.owner !== undefined && { owner: input.run.owner }),
-    ...(input.run.conversationId !== undefined && { conversationId: input.run.conversationId }),
+    approved,
+    retry,
   };
-  const ctx: ToolContext<Deps> = withLazySignal(fields, source);
+  if (report !== undefined) fields.report = report;
+  if (scope.owner !== undefined) fields.owner = scope.owner;
+  if (scope.conversationId !== undefined) fields.conversationId = scope.conversationId;
+  return withLazySignal(fields, source) as ToolContext<Deps>;
+}
+
+/** Runs the tool; `ctx.signal` is read through from `source` (the run, or the call's deadline). */
+async function invoke<Deps>(input: ExecutionInput<Deps>, source: SignalSource): Promise<string> {
+  const { tool, call } = input;
+  const args = parseArgs(call);
+  const ctx = callContext(
+    input.deps,
+    call,
+    input.approved,
+    input.retry,
+    input.report,
+    input.run,
+    source,
+  );
   if (!input.approved && tool.approval !== undefined && tool.approval !== false) {
     const needed = tool.approval === true ? true : await tool.approval(args, ctx);
     if (needed) throw requireApproval();

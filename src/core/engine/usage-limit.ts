@@ -87,19 +87,33 @@ export function crossedLimit(
   counters: UsageCounters,
 ): UsageLimitError | undefined {
   if (limit === undefined) return undefined;
-  const { inputTokens, outputTokens } = counters.usage;
-  const checks: [UsageLimitKind, number | undefined, number][] = [
-    ['input token', limit.inputTokens, inputTokens],
-    ['output token', limit.outputTokens, outputTokens],
-    ['total token', limit.totalTokens, inputTokens + outputTokens],
-    ['request', limit.requests, counters.requests],
-    ['tool call', limit.toolCalls, counters.toolCalls],
-    ['reasoning token', limit.reasoningTokens, counters.usage.reasoningTokens ?? 0],
-  ];
-  for (const [kind, bound, actual] of checks) {
-    if (bound !== undefined && bound > 0 && actual > bound)
-      return new UsageLimitError(kind, bound, actual);
-  }
+  // One check per bound, no list built: every response of every run with a limit comes here.
+  const usage = counters.usage;
+  const { inputTokens, outputTokens } = usage;
+  return (
+    crossed('input token', limit.inputTokens, inputTokens) ??
+    crossed('output token', limit.outputTokens, outputTokens) ??
+    crossed('total token', limit.totalTokens, inputTokens + outputTokens) ??
+    crossed('request', limit.requests, counters.requests) ??
+    crossed('tool call', limit.toolCalls, counters.toolCalls) ??
+    crossed('reasoning token', limit.reasoningTokens, usage.reasoningTokens ?? 0) ??
+    crossedCost(limit, counters)
+  );
+}
+
+/** The error of one bound when `actual` is strictly over it (a bound of 0 or less is none). */
+function crossed(
+  kind: UsageLimitKind,
+  bound: number | undefined,
+  actual: number,
+): UsageLimitError | undefined {
+  return bound !== undefined && bound > 0 && actual > bound
+    ? new UsageLimitError(kind, bound, actual)
+    : undefined;
+}
+
+/** The cost bound's error when the run's priced cost is over it. */
+function crossedCost(limit: UsageLimit, counters: UsageCounters): UsageLimitError | undefined {
   const cost = counters.cost;
   if (limit.cost !== undefined && limit.cost > 0 && cost !== undefined && cost.total > limit.cost)
     return new UsageLimitError('cost', limit.cost, cost.total, cost.currency);

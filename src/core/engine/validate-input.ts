@@ -29,7 +29,8 @@ export function validateHistory(history: readonly Message[]): void {
   for (let i = 0; i < history.length; i++) validateMessage(history[i] as Message, i);
 }
 
-function validateMessage(message: Message, i: number): void {
+/** Validates history message `i` (see {@link validateHistory}). Internal. */
+export function validateMessage(message: Message, i: number): void {
   if (typeof message !== 'object' || (message as unknown) === null)
     throw new RunInputError(`${at(i)}: must be an object`);
   // Each field read once, in the order the checks need them (every run validates its history).

@@ -1,6 +1,7 @@
 import type { OutputDecoder } from './decoder';
+import { contextFree } from './decoder';
 
 /** The default decoder: the final response's text (empty when the model said nothing). */
 export function decodeText(): OutputDecoder<string> {
-  return (response) => response.message.content ?? '';
+  return contextFree((response) => response.message.content ?? '');
 }
