@@ -45,7 +45,9 @@ const SCENARIOS = [
     label: 'history: 200 messages (20 tool exchanges) + 1 turn, µs/run',
     variants: [
       variant('loop', 'hand-written loop (zod)', 'runHistory'),
-      variant('golem', 'golem (zod)', 'runHistory'),
+      variant('golem', 'golem (zod), Agent.history', 'runHistory'),
+      variant('golem', 'golem (zod), plain array', 'runHistoryPlain', 'golem:plain'),
+      variant('golem', 'golem (zod), no history', 'runHistoryEmpty', 'golem:empty'),
       variant('ai-sdk', 'ai-sdk generateText (zod)', 'runHistory'),
     ],
   },

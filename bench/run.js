@@ -188,6 +188,13 @@ async function main() {
   if (want.has('memory')) {
     log(`memory: heap over ${settings.memoryRuns} s1 runs…`);
     results.memory = await memory();
+    log('memory: bytes allocated per s1 run…');
+    results.alloc = await child('profile/alloc.js', [
+      'a',
+      'loop',
+      ...settings.memoryVariants.filter((id) => id !== 'loop'),
+      '--json',
+    ]);
   }
   if (want.has('e')) {
     log('(e) cold import…');

@@ -164,7 +164,7 @@ function checkStreamTool(framework, output, toolResults, received) {
 function check(method, framework, r) {
   if (method === 'runA') return checkA(framework, r.output, r.toolResults);
   if (method === 'runB') return checkB(framework, r.output);
-  if (method === 'runHistory') {
+  if (method.startsWith('runHistory')) {
     if (r.output !== FINAL_TEXT)
       throw new Error(`${framework} (history): output ${JSON.stringify(r.output)}`);
     return undefined;

@@ -108,6 +108,9 @@ function create() {
   const text = streamReaders(define(streamingModel('text')));
   const tool = streamReaders(define(streamingModel('tool')));
   const history = S.buildHistory(SHAPE);
+  // The documented way to carry a history run after run (issue 35): a checked history, made
+  // once (validated, copied, repaired, frozen); a build without `Agent.history` gets the array.
+  const checked = typeof Agent.history === 'function' ? Agent.history(history) : history;
   const forecaster = new Agent({
     model: fakeModel,
     instructions: S.SYSTEM,
@@ -134,7 +137,17 @@ function create() {
       return { output: result.output };
     },
     async runHistory() {
+      const result = await continuer.run(S.PROMPT_HISTORY, { history: checked });
+      return { output: result.output };
+    },
+    /** The same history as a plain array: copied, validated and repaired on every run. */
+    async runHistoryPlain() {
       const result = await continuer.run(S.PROMPT_HISTORY, { history });
+      return { output: result.output };
+    },
+    /** The same run with no history: what the history's carrying is measured over. */
+    async runHistoryEmpty() {
+      const result = await continuer.run(S.PROMPT_HISTORY);
       return { output: result.output };
     },
     runStreamText: () => text.iterate(S.PROMPT_A),
