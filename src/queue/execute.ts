@@ -178,7 +178,7 @@ async function execute(
   const onDelta: DeltaHandler | undefined =
     (job.options.stream ?? true) && agent.streaming
       ? (delta) => {
-          x.feed.push(runId, { type: 'delta', delta });
+          x.feed.pushDelta(runId, delta);
         }
       : undefined;
   try {
@@ -192,7 +192,7 @@ async function execute(
       if (onDelta === undefined) result = await agent.run(job.prompt ?? '', start);
       else {
         const stream = agent.runStream(job.prompt ?? '', start);
-        for await (const delta of stream) x.feed.push(runId, { type: 'delta', delta });
+        for await (const delta of stream) x.feed.pushDelta(runId, delta);
         result = await stream.result;
       }
     } else if (mode === 'resume') {

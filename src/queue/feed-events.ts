@@ -50,7 +50,9 @@ export interface FeedFailure {
  * `delta`s and `event`s → one of `completed`, `paused`, `failed`, `cancelled`. A paused run's
  * resume continues on the same feed. `retrying` says a failure outside the run's own budget
  * (the store unreachable) will be retried from the checkpoint; `gap` (made by the subscriber)
- * says older entries were trimmed before it read them.
+ * says older entries were trimmed before it read them. A `delta` may hold several consecutive
+ * model fragments of one kind joined (content text, one reasoning block's text, one tool call's
+ * arguments; joined up to 16 384 characters): concatenating the deltas gives the streamed text.
  */
 export type RunFeedEvent =
   | { type: 'queued'; runId: string; agent: string; kind: RunJobKind; at: number }

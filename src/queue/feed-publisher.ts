@@ -1,3 +1,5 @@
+import type { Delta } from '../core/contract/delta';
+import { DeltaTail } from './delta-merge';
 import type { RunFeedEvent } from './feed-events';
 import type { RunFeedPort } from './port';
 import type { ErrorListener } from './redis';
@@ -7,6 +9,10 @@ interface Batch {
   readonly runId: string;
   readonly pending: Pending;
   readonly events: RunFeedEvent[];
+  /** What the run pushed into it: its events, each merged delta counted as the deltas it holds. */
+  units: number;
+  /** The last event while later text fragments of the same kind may join it. */
+  tail: DeltaTail | undefined;
   /** Settles once the batch is written: the run's cancellation reason, if any. */
   readonly written: Promise<string | undefined>;
   /** Settles `written` with the append's result. */
@@ -20,13 +26,16 @@ interface Pending {
   next: Batch | undefined;
   /** The last batch sent. */
   last: Promise<string | undefined> | undefined;
-  /** Events sent and not yet written. */
+  /** Events sent and not yet written (merged deltas counted as the deltas they hold). */
   inFlight: number;
 }
 
 /** Options of {@link FeedPublisher}. */
 export interface FeedPublisherOptions {
-  /** Events in flight for one run past which further deltas are dropped; default 10 000. */
+  /**
+   * Events in flight for one run past which further deltas are dropped; default 10 000. Merged
+   * deltas count as the deltas they hold, so merging never changes what is dropped.
+   */
   maxBuffered?: number;
   /**
    * Whether the feed's appends and the job engine's own commands go through one ordered channel
@@ -42,10 +51,10 @@ function idle(pending: Pending): boolean {
 }
 
 /**
- * Publishes a worker's feed events in order without slowing its runs: `push` adds an event to the
- * run's batch and returns at once (deltas, run events); `begin` also resolves with the run's
- * cancellation reason once written; `end` sends the batch with the segment's ending at once, so
- * it is in the feed before the job's outcome.
+ * Publishes a worker's feed events in order without slowing its runs: `push` (`pushDelta` for a
+ * model fragment) adds an event to the run's batch and returns at once (deltas, run events);
+ * `begin` also resolves with the run's cancellation reason once written; `end` sends the batch with
+ * the segment's ending at once, so it is in the feed before the job's outcome.
  *
  * A batch collects everything a run emits during one turn of the event loop (until the next I/O
  * callback), so a run that emits its events and its ending in one turn — an instant model, a store
@@ -55,7 +64,14 @@ function idle(pending: Pending): boolean {
  * connection). With `orderedWithJobs` an ending costs no wait: it travels just ahead of the job's
  * completion. The feed is advisory — the run store is the record — so a failed append is reported
  * to `onError` and never fails the run; past `maxBuffered` events in flight for one run (Redis
- * slower than the model), further deltas are dropped (counted in {@link droppedDeltas}). Internal.
+ * slower than the model), further deltas are dropped (counted in {@link droppedDeltas}).
+ *
+ * Consecutive text fragments of one kind in a batch become one `delta` event carrying their
+ * concatenated text ({@link DeltaTail}: content text; one reasoning block's text; one tool call's
+ * arguments, continued by fragments without an id or name), up to `MERGED_TEXT_MAX` characters:
+ * what a model streams during one turn of the event loop costs one feed entry, not one per token.
+ * Nothing is merged across another event, a batch, or a fragment of another shape; a subscriber
+ * reads the same text in the same order, and no delta waits longer than it did. Internal.
  */
 export class FeedPublisher {
   private readonly runs = new Map<string, Pending>();
@@ -80,7 +96,35 @@ export class FeedPublisher {
   }
 
   push(runId: string, event: RunFeedEvent): void {
-    this.batchOf(runId, event);
+    if (event.type === 'delta') this.addDelta(runId, event.delta, event);
+    else this.batchOf(runId, event);
+  }
+
+  /**
+   * Pushes a model fragment as a `delta` event, joined to the batch's last delta when it continues
+   * the same text (see the class comment).
+   */
+  pushDelta(runId: string, delta: Delta): void {
+    this.addDelta(runId, delta, undefined);
+  }
+
+  /** Joins `delta` to the run's batch's last delta if it can, else adds `event` (or a new one). */
+  private addDelta(runId: string, delta: Delta, event: RunFeedEvent | undefined): void {
+    const next = this.runs.get(runId)?.next;
+    if (next?.tail !== undefined && this.waiting(next.pending) < this.maxBuffered) {
+      if (next.tail.join(delta)) {
+        next.units++;
+        return;
+      }
+    }
+    const batch = this.batchOf(runId, event ?? { type: 'delta', delta });
+    if (batch !== undefined)
+      batch.tail = DeltaTail.of(delta, batch.events, batch.events.length - 1);
+  }
+
+  /** Events (deltas as pushed) collected or in flight for the run. */
+  private waiting(pending: Pending): number {
+    return pending.inFlight + (pending.next?.units ?? 0);
   }
 
   /**
@@ -111,18 +155,29 @@ export class FeedPublisher {
       pending = { next: undefined, last: undefined, inFlight: 0 };
       this.runs.set(runId, pending);
     }
-    const waiting = pending.inFlight + (pending.next?.events.length ?? 0);
-    if (event.type === 'delta' && waiting >= this.maxBuffered) {
+    if (event.type === 'delta' && this.waiting(pending) >= this.maxBuffered) {
       this.dropped++;
       return undefined;
     }
-    if (pending.next !== undefined) {
-      pending.next.events.push(event);
-      return pending.next;
+    const next = pending.next;
+    if (next !== undefined) {
+      next.events.push(event);
+      next.units++;
+      next.tail = undefined;
+      return next;
     }
     let settle: Batch['settle'] = () => undefined;
     const written = new Promise<string | undefined>((resolve) => (settle = resolve));
-    const batch: Batch = { runId, pending, events: [event], written, settle, sent: false };
+    const batch: Batch = {
+      runId,
+      pending,
+      events: [event],
+      units: 1,
+      tail: undefined,
+      written,
+      settle,
+      sent: false,
+    };
     pending.next = batch;
     if (this.due.push(batch) === 1)
       setImmediate(() => {
@@ -144,7 +199,8 @@ export class FeedPublisher {
     for (const batch of batches) {
       batch.sent = true;
       batch.pending.next = undefined;
-      batch.pending.inFlight += batch.events.length;
+      batch.tail = undefined;
+      batch.pending.inFlight += batch.units;
     }
     let results: Promise<string | undefined>[];
     try {
@@ -174,7 +230,7 @@ export class FeedPublisher {
     try {
       return await sent;
     } finally {
-      pending.inFlight -= batch.events.length;
+      pending.inFlight -= batch.units;
       if (pending.last === sent && idle(pending) && this.runs.get(runId) === pending)
         this.runs.delete(runId);
     }

@@ -95,17 +95,20 @@ export async function runStatus(
   runId: string,
   owner?: string,
 ): Promise<RunStatusReport> {
-  const [row, info, cancelReason] = await Promise.all([
-    store.getRun(runId),
+  const [info, cancelReason] = await Promise.all([
     control.runInfo(runId),
     control.cancelReason(runId),
   ]);
-  const record = row === undefined ? undefined : decodeRun(row);
-  if (!visibleTo(owner, record, info)) throw unknownRun(runId);
+  // The job's state is read before the store's record, never after: a segment that settles in
+  // between then shows as a live job beside a newer record (its completion, see `segmentPending`),
+  // not as a finished job beside the record it has since replaced.
   const job =
     info === undefined
       ? undefined
       : { lane: info.lane, id: info.jobId, state: await producer.state(info.lane, info.jobId) };
+  const row = await store.getRun(runId);
+  const record = row === undefined ? undefined : decodeRun(row);
+  if (!visibleTo(owner, record, info)) throw unknownRun(runId);
   if (record === undefined) {
     if (job === undefined || !LIVE_JOB.has(job.state)) throw unknownRun(runId);
     return { runId, state: 'queued', record, job, cancelReason };

@@ -119,13 +119,8 @@ test('the publisher sends what a run emits during one turn as one append, in ord
   publisher.push('r', started);
   for (const c of ['a', 'b', 'c']) publisher.push('r', delta(c));
   await publisher.end('r', done);
-  expect(feed.entries.map((e) => e.event)).toEqual([
-    started,
-    delta('a'),
-    delta('b'),
-    delta('c'),
-    done,
-  ]);
+  // Consecutive text fragments travel as one delta (test/src/queue/delta-merge.test.ts).
+  expect(feed.entries.map((e) => e.event)).toEqual([started, delta('abc'), done]);
   expect(feed.appends).toBe(1);
 });
 
