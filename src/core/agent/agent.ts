@@ -36,8 +36,10 @@ import type { RunStream } from './stream';
 import { continueState, continueStored, executeRun, resumeStored, runStored } from './lazy';
 import { resumeCalls, resumeStreaming, runStreams } from './lazy';
 import { RunInputError } from '../engine/errors';
+import { releasesNothing } from '../engine/run-signal';
 import type { HistoryProcessor } from '../engine/history-processor';
 import type { Instructions } from '../engine/instructions';
+import { fixedInstructionsText } from '../engine/instructions';
 import { unansweredCalls } from '../engine/repair';
 import type { Result, RunResult } from '../engine/result';
 import type { EngineConfig, RunSettings } from '../engine/run-config';
@@ -72,6 +74,8 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
   /** Where this agent's runs are checkpointed, if anywhere (see durable runs). */
   readonly store: RunStore | undefined;
   private readonly instructions: Instructions<Deps> | undefined;
+  /** The instructions when they are only text (resolved once, here); `undefined` otherwise. */
+  private readonly fixedInstructions: string | undefined;
   private readonly historyProcessor: HistoryProcessor | undefined;
   private readonly defaults: SettingsDefaults;
   private readonly memory: AgentMemory | undefined;
@@ -82,6 +86,7 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     this.decoder =
       config.output ?? (decodeText() as OutputDecoder<unknown> as OutputDecoder<Output>);
     this.instructions = config.instructions;
+    this.fixedInstructions = fixedInstructionsText(config.instructions);
     this.historyProcessor = config.historyProcessor;
     this.memory = config.memory;
     this.defaults = {
@@ -115,25 +120,40 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     return this.runWith(prompt, options ?? {}) as Promise<RunResult<Output, Pausable>>;
   }
 
-  /** `run` with options typed loosely, for internal callers that always pass deps. */
-  private async runWith(
+  /**
+   * `run` with options typed loosely, for internal callers that always pass deps. Not itself
+   * async (a throw is a rejection): a run whose start needs no await and whose signal has nothing
+   * to release goes from here to the loop with no promise of its own.
+   */
+  private runWith(
     prompt: string,
     options: RunOptionsBase & { deps?: Deps },
   ): Promise<Result<Output>> {
-    const store = storeFor(options, this.store);
-    if (store !== undefined) {
-      const stored = withRunId(options);
-      return runStored(this.stored(), store, stored, async (history, compactions) =>
-        this.prepare(prompt, { ...stored, history, compactions }, undefined),
-      );
-    }
-    const prepared = this.prepare(prompt, options, undefined);
-    const state = prepared instanceof Promise ? await prepared : prepared;
     try {
-      return await executeRun(this.engine, this.decoder, state);
-    } finally {
-      state.run.release();
+      const store = storeFor(options, this.store);
+      if (store !== undefined) {
+        const stored = withRunId(options);
+        return runStored(this.stored(), store, stored, async (history, compactions) =>
+          this.prepare(prompt, { ...stored, history, compactions }, undefined),
+        );
+      }
+      const prepared = this.prepare(prompt, options, undefined);
+      return prepared instanceof Promise
+        ? prepared.then((state) => this.execute(state))
+        : this.execute(prepared);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
+      return Promise.reject(error);
     }
+  }
+
+  /** Runs a prepared state to its result, then releases the run's signal and trace. */
+  private execute(state: RunProgress<Deps>): Promise<Result<Output>> {
+    const running = executeRun(this.engine, this.decoder, state);
+    if (releasesNothing(state.run.release)) return running;
+    return running.finally(() => {
+      state.run.release();
+    });
   }
 
   /**
@@ -423,12 +443,9 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
     { run, processed, parts }: StartedRun<Deps>,
   ): RunProgress<Deps> | Promise<RunProgress<Deps>> {
     try {
-      const { instructions } = this;
-      if (
-        this.memory === undefined &&
-        (instructions === undefined || typeof instructions === 'string')
-      ) {
-        const messages = firstMessages(instructions ?? '', processed, prompt, parts);
+      const fixed = this.fixedInstructions;
+      if (this.memory === undefined && fixed !== undefined) {
+        const messages = firstMessages(fixed, processed, prompt, parts);
         return this.newProgress(run, messages, options, undefined);
       }
       return this.progressAfterMemory(prompt, options, run, processed, parts).catch(

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../kit/json';
 import type { EngineConfig } from '../engine/run-config';
 import type { Instructions } from '../engine/instructions';
+import { fixedInstructionsText } from '../engine/instructions';
 
 /**
  * What an agent is, for the tools that present it (an A2A card, a studio, an operator's list):
@@ -60,9 +61,6 @@ export function describeAgent<Deps>(
 
 /** Instructions that are only text, joined as a run joins them; `undefined` otherwise. */
 function fixedText<Deps>(instructions: Instructions<Deps> | undefined): string | undefined {
-  const pieces = typeof instructions === 'string' ? [instructions] : instructions;
-  if (!Array.isArray(pieces)) return undefined;
-  if (!(pieces as readonly unknown[]).every((piece) => typeof piece === 'string')) return undefined;
-  const text = (pieces as readonly string[]).filter((piece) => piece !== '').join('\n\n');
+  const text = fixedInstructionsText(instructions);
   return text === '' ? undefined : text;
 }

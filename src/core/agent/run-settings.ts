@@ -30,14 +30,7 @@ export function runSettings<Deps>(
 ): RunSettings<Deps> {
   if (options.observer !== undefined && typeof options.observer !== 'function')
     throw new RunInputError('observer must be a function');
-  const deadlines: number[] = [];
-  for (const timeout of [defaults.runTimeout, options.timeout]) {
-    if (timeout === undefined || timeout === 0) continue;
-    const problem = timeoutProblem(timeout);
-    if (problem !== undefined)
-      throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
-    deadlines.push(timeout);
-  }
+  const deadlines = runDeadlines(defaults.runTimeout, options.timeout);
   const turnTimeout = options.turnTimeout ?? defaults.turnTimeout;
   const turnProblem = timeoutProblem(turnTimeout);
   if (turnProblem !== undefined)
@@ -50,16 +43,18 @@ export function runSettings<Deps>(
   });
   const link = linkRunSignal(options.signal, deadlines);
   const { release } = link;
-  const observers = [defaults.onEvent, options.observer, trace?.observer].filter(
-    (o): o is RunObserver => o !== undefined,
-  );
-  const merged = { ...defaults.modelSettings, ...options.modelSettings };
+  const observers =
+    defaults.onEvent === undefined && options.observer === undefined && trace === undefined
+      ? NO_OBSERVERS
+      : [defaults.onEvent, options.observer, trace?.observer].filter(
+          (o): o is RunObserver => o !== undefined,
+        );
   return new Settings(link, {
     deps: options.deps as Deps,
     owner: options.owner,
     conversationId: options.conversation,
     observers,
-    settings: Object.keys(merged).length === 0 ? undefined : merged,
+    settings: mergedSettings(defaults.modelSettings, options.modelSettings),
     onDelta,
     turnTimeout,
     middleware,
@@ -72,6 +67,35 @@ export function runSettings<Deps>(
           },
     trace,
   });
+}
+
+/** The observers of a run nothing observes (shared; never changed). */
+const NO_OBSERVERS: readonly RunObserver[] = Object.freeze([]);
+/** The deadlines of a run without a timeout (shared; never changed). */
+const NO_DEADLINES: readonly number[] = Object.freeze([]);
+
+/** The run's deadlines: the agent's `runTimeout` and the run's `timeout` (0: none), checked. */
+function runDeadlines(agent: number | undefined, run: number | undefined): readonly number[] {
+  if ((agent === undefined || agent === 0) && (run === undefined || run === 0)) return NO_DEADLINES;
+  const deadlines: number[] = [];
+  for (const timeout of [agent, run]) {
+    if (timeout === undefined || timeout === 0) continue;
+    const problem = timeoutProblem(timeout);
+    if (problem !== undefined)
+      throw new RunInputError(`timeout ${problem}, got ${String(timeout)}`);
+    deadlines.push(timeout);
+  }
+  return deadlines;
+}
+
+/** The agent's model settings under the run's; `undefined` when neither sets anything. */
+function mergedSettings(
+  agent: ModelSettings | undefined,
+  run: ModelSettings | undefined,
+): ModelSettings | undefined {
+  if (agent === undefined && run === undefined) return undefined;
+  const merged = { ...agent, ...run };
+  return Object.keys(merged).length === 0 ? undefined : merged;
 }
 
 /** The run's `middleware` option, resolved; a malformed one is a `RunInputError`. */

@@ -54,12 +54,25 @@ export function addUsage(a: Usage, b: Usage | undefined): Usage {
     inputTokens: a.inputTokens + count(b?.inputTokens),
     outputTokens: a.outputTokens + count(b?.outputTokens),
   };
-  for (const key of USAGE_DETAILS) {
-    const left = a[key];
-    const right = b?.[key];
-    if (left !== undefined || right !== undefined) sum[key] = count(left) + count(right);
-  }
+  // The detail counters one by one (no loop over their names): every response adds its usage.
+  const bDetails = b ?? NO_DETAILS;
+  addDetail(sum, 'cacheReadTokens', a.cacheReadTokens, bDetails.cacheReadTokens);
+  addDetail(sum, 'cacheWriteTokens', a.cacheWriteTokens, bDetails.cacheWriteTokens);
+  addDetail(sum, 'reasoningTokens', a.reasoningTokens, bDetails.reasoningTokens);
+  addDetail(sum, 'cachedResponses', a.cachedResponses, bDetails.cachedResponses);
   return sum;
+}
+
+const NO_DETAILS: Partial<Usage> = {};
+
+/** Sets `key` on `sum` when either side reports it ("not reported" stays absent). */
+function addDetail(
+  sum: Usage,
+  key: UsageDetail,
+  left: number | undefined,
+  right: number | undefined,
+): void {
+  if (left !== undefined || right !== undefined) sum[key] = count(left) + count(right);
 }
 
 /**

@@ -54,3 +54,18 @@ export async function resolveInstructions<Deps>(
   }
   return texts.join('\n\n');
 }
+
+/**
+ * Instructions that are only text (a string, or a list of strings), joined as a run joins them
+ * (`''` for none); `undefined` when a function is among them (they resolve per run). Internal.
+ */
+export function fixedInstructionsText<Deps>(
+  instructions: Instructions<Deps> | undefined,
+): string | undefined {
+  if (instructions === undefined) return '';
+  if (typeof instructions === 'string') return instructions;
+  if (typeof instructions === 'function' || !Array.isArray(instructions)) return undefined;
+  const pieces = instructions as readonly unknown[];
+  if (!pieces.every((piece) => typeof piece === 'string')) return undefined;
+  return (pieces).filter((piece) => piece !== '').join('\n\n');
+}

@@ -47,6 +47,11 @@ export interface RunSignal extends RunCancellation {
 
 const NOTHING = (): void => undefined;
 
+/** Whether `release` is the no-op of a run signal with nothing to unlink (no timer, no caller link). Internal. */
+export function releasesNothing(release: (error?: unknown) => void): boolean {
+  return release === NOTHING;
+}
+
 /**
  * The signal of a run with neither a caller's signal nor a deadline: nothing can abort it, so it
  * is created on first read (by a tool's `ctx.signal`, a model reading its call options, …). On

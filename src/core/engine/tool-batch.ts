@@ -65,7 +65,22 @@ export async function runBatch<Deps>(
       );
     tools.push(tool);
   }
-  const outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
+  const only = calls.length === 1 ? (calls[0] as ToolCall) : undefined;
+  // One plain call and no store (the common tool turn): it runs here, without the groups' frame.
+  let outcomes: (ToolOutcome | undefined)[];
+  if (
+    only !== undefined &&
+    state.checkpoints === undefined &&
+    !state.run.aborted &&
+    isPlainBatch(config, state) &&
+    isPlainCall(config, tools[0] as Tool<Deps>)
+  ) {
+    const tool = tools[0] as Tool<Deps>;
+    const retry = corrections.get(only.name) ?? 0;
+    const outcome = await executePlain(tool, only, state.run.deps, state.run, retry);
+    finishEvent(state, turn, only, outcome);
+    outcomes = [outcome];
+  } else outcomes = await executeGroups(config, state, turn, calls, tools, corrections);
   const messages: Message[] = [];
   // Made on the first deferred call (most batches have none).
   let pending: PendingToolCalls | undefined;
@@ -179,19 +194,12 @@ async function executeGroups<Deps>(
     calls.length,
   ).fill(undefined);
   const groups = tools.length === 1 ? ONE_CALL : callGroups(config, tools);
-  // Nothing observes, guards, wraps or traces the batch's calls: each runs on the plain path
-  // unless it has a deadline or an approval policy.
-  const plain =
-    !state.observed &&
-    config.guardrails?.tool === undefined &&
-    config.toolMiddleware === undefined &&
-    (state.run.middleware?.tool.length ?? 0) === 0 &&
-    state.run.trace === undefined;
+  const plain = isPlainBatch(config, state);
   const execute = (index: number): Promise<ToolOutcome> => {
     const tool = tools[index] as Tool<Deps>;
     const call = calls[index] as ToolCall;
     const retry = corrections.get(call.name) ?? 0;
-    if (plain && effectiveTimeout(config, tool) <= 0 && !hasApprovalPolicy(tool))
+    if (plain && isPlainCall(config, tool))
       return executePlain(tool, call, state.run.deps, state.run, retry);
     const input = {
       tool,
@@ -280,9 +288,25 @@ function callGroups<Deps>(config: EngineConfig<Deps>, tools: readonly Tool<Deps>
   return groups;
 }
 
-/** Whether a call of `tool` asks its approval policy before it runs. */
-function hasApprovalPolicy<Deps>(tool: Tool<Deps>): boolean {
-  return tool.approval !== undefined && tool.approval !== false;
+/**
+ * Whether nothing observes, guards, wraps or traces a batch's calls: each then runs on the plain
+ * path (`executePlain`) unless {@link isPlainCall} says otherwise.
+ */
+function isPlainBatch<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>): boolean {
+  return (
+    !state.observed &&
+    config.guardrails?.tool === undefined &&
+    config.toolMiddleware === undefined &&
+    (state.run.middleware?.tool.length ?? 0) === 0 &&
+    state.run.trace === undefined
+  );
+}
+
+/** Whether a call of `tool` needs neither a deadline nor its approval policy. */
+function isPlainCall<Deps>(config: EngineConfig<Deps>, tool: Tool<Deps>): boolean {
+  return (
+    effectiveTimeout(config, tool) <= 0 && (tool.approval === undefined || tool.approval === false)
+  );
 }
 
 /** The tool message of a completed call. */
