@@ -23,6 +23,11 @@ export interface Continuation {
 
 type CallState = 'streaming' | 'available' | 'settled';
 
+/** Where the mapper puts the chunks it makes, in order (an array will do). Internal. */
+export interface ChunkSink {
+  push(chunk: UIMessageChunk): unknown;
+}
+
 /**
  * Turns a run's typed events into UI message chunks: steps per model turn, one text or reasoning
  * part per uninterrupted run of fragments, tool parts from the first fragment to their outcome,
@@ -47,21 +52,21 @@ export class ChunkMapper<Output> {
     this.awaitingOutput = new Set(continuation?.approved ?? []);
   }
 
-  /** The chunks that open the message: `start`, then the denials of a resumed run. */
-  start(): UIMessageChunk[] {
+  /** Adds the chunks that open the message to `out`: `start`, then the denials of a resumed run. */
+  start(out: ChunkSink): void {
     const metadata = this.options.messageMetadata?.({ type: 'start' });
     const start: UIMessageChunk = { type: 'start', messageId: this.options.messageId };
     if (metadata !== undefined) start.messageMetadata = metadata;
-    const denied = (this.continuation?.denied ?? []).map((toolCallId): UIMessageChunk => ({
-      type: 'tool-output-denied',
-      toolCallId,
-    }));
-    return [start, ...denied];
+    out.push(start);
+    for (const toolCallId of this.continuation?.denied ?? [])
+      out.push({ type: 'tool-output-denied', toolCallId });
   }
 
-  /** The chunks for one event. */
-  map(event: RunStreamEvent<Output>): UIMessageChunk[] {
-    const out: UIMessageChunk[] = [];
+  /**
+   * Adds the chunks for one event to `out` (the caller's buffer, reused: no array per event).
+   * Returns whether the event ends the run (`finish` or `error`).
+   */
+  map(event: RunStreamEvent<Output>, out: ChunkSink): boolean {
     switch (event.type) {
       case 'turn-start':
         this.closeStep(out);
@@ -73,9 +78,15 @@ export class ChunkMapper<Output> {
         out.push({ type: DISCARDED_PART, data: { turn: event.turn, attempt: event.attempt } });
         this.closeStep(out);
         break;
-      case 'text-delta':
-        if (event.text !== '') this.text(out, event.text);
+      case 'text-delta': {
+        const text = event.text;
+        const id = this.textId;
+        // The hot path: one more fragment of the open text part.
+        if (id !== undefined) {
+          if (text !== '') out.push({ type: 'text-delta', id, delta: text });
+        } else if (text !== '') this.text(out, text);
         break;
+      }
       case 'thinking-delta':
         if (this.options.sendReasoning && event.text !== '') this.reasoning(out, event.text);
         break;
@@ -137,29 +148,25 @@ export class ChunkMapper<Output> {
         break;
       case 'finish':
         this.finish(out, event.result);
-        break;
+        return true;
       case 'error':
         this.fail(out, event.error);
-        break;
+        return true;
     }
-    return out;
+    return false;
   }
 
-  /** The chunks for a run that could not start or whose event stream broke (`error`, `finish`). */
-  rejected(error: unknown): UIMessageChunk[] {
-    const out: UIMessageChunk[] = [];
+  /** Adds the chunks for a run that could not start or whose event stream broke (`error`, `finish`). */
+  rejected(error: unknown, out: ChunkSink): void {
     this.closeStep(out);
     out.push({ type: 'error', errorText: this.options.errorText(error) });
     out.push({ type: 'finish', finishReason: 'error', messageMetadata: { pending: null } });
-    return out;
   }
 
-  /** The chunks that end a stream whose events stopped without `finish` or `error`. */
-  interrupted(): UIMessageChunk[] {
-    const out: UIMessageChunk[] = [];
+  /** Adds the chunks that end a stream whose events stopped without `finish` or `error`. */
+  interrupted(out: ChunkSink): void {
     this.closeStep(out);
     out.push({ type: 'abort', reason: 'the run stopped before it ended' });
-    return out;
   }
 
   private nextId(kind: string): string {
@@ -167,7 +174,7 @@ export class ChunkMapper<Output> {
     return `${kind}-${this.partSeq}`;
   }
 
-  private text(out: UIMessageChunk[], delta: string): void {
+  private text(out: ChunkSink, delta: string): void {
     this.closeReasoning(out);
     if (this.textId === undefined) {
       this.textId = this.nextId('text');
@@ -176,7 +183,7 @@ export class ChunkMapper<Output> {
     out.push({ type: 'text-delta', id: this.textId, delta });
   }
 
-  private reasoning(out: UIMessageChunk[], delta: string): void {
+  private reasoning(out: ChunkSink, delta: string): void {
     this.closeText(out);
     if (this.reasoningId === undefined) {
       this.reasoningId = this.nextId('reasoning');
@@ -185,37 +192,37 @@ export class ChunkMapper<Output> {
     out.push({ type: 'reasoning-delta', id: this.reasoningId, delta });
   }
 
-  private closeText(out: UIMessageChunk[]): void {
+  private closeText(out: ChunkSink): void {
     if (this.textId === undefined) return;
     out.push({ type: 'text-end', id: this.textId });
     this.textId = undefined;
   }
 
-  private closeReasoning(out: UIMessageChunk[]): void {
+  private closeReasoning(out: ChunkSink): void {
     if (this.reasoningId === undefined) return;
     out.push({ type: 'reasoning-end', id: this.reasoningId });
     this.reasoningId = undefined;
   }
 
-  private closeParts(out: UIMessageChunk[]): void {
+  private closeParts(out: ChunkSink): void {
     this.closeText(out);
     this.closeReasoning(out);
   }
 
-  private closeStep(out: UIMessageChunk[]): void {
+  private closeStep(out: ChunkSink): void {
     this.closeParts(out);
     if (this.stepOpen) out.push({ type: 'finish-step' });
     this.stepOpen = false;
   }
 
-  private callStart(out: UIMessageChunk[], callId: string, toolName: string): void {
+  private callStart(out: ChunkSink, callId: string, toolName: string): void {
     if (this.calls.has(callId) || this.quiet.has(callId)) return;
     this.closeParts(out);
     this.calls.set(callId, 'streaming');
     out.push({ type: 'tool-input-start', toolCallId: callId, toolName });
   }
 
-  private callEnd(out: UIMessageChunk[], callId: string, toolName: string, args: string): void {
+  private callEnd(out: ChunkSink, callId: string, toolName: string, args: string): void {
     const state = this.calls.get(callId);
     if (state === 'available' || state === 'settled' || this.quiet.has(callId)) return;
     this.closeParts(out);
@@ -230,11 +237,11 @@ export class ChunkMapper<Output> {
     }
   }
 
-  private ensureCall(out: UIMessageChunk[], call: PendingToolCall): void {
+  private ensureCall(out: ChunkSink, call: PendingToolCall): void {
     this.callEnd(out, call.callId, call.toolName, call.args);
   }
 
-  private turnEnd(out: UIMessageChunk[], event: TurnEndEvent): void {
+  private turnEnd(out: ChunkSink, event: TurnEndEvent): void {
     this.closeParts(out);
     for (const call of event.message.toolCalls ?? [])
       this.callEnd(out, call.id, call.name, call.args);
@@ -242,7 +249,7 @@ export class ChunkMapper<Output> {
   }
 
   private output(
-    out: UIMessageChunk[],
+    out: ChunkSink,
     callId: string,
     chunk:
       | { type: 'tool-output-available'; output: string }
@@ -261,7 +268,7 @@ export class ChunkMapper<Output> {
   }
 
   /** Outputs of approved calls whose re-run the events did not report, from the evidence. */
-  private lateOutputs(out: UIMessageChunk[], messages: readonly Message[] | undefined): void {
+  private lateOutputs(out: ChunkSink, messages: readonly Message[] | undefined): void {
     for (const message of messages ?? []) {
       const id = message.toolCallId;
       if (message.role !== 'tool' || id === undefined || !this.awaitingOutput.has(id)) continue;
@@ -269,14 +276,14 @@ export class ChunkMapper<Output> {
     }
   }
 
-  private finish(out: UIMessageChunk[], result: Result<Output>): void {
+  private finish(out: ChunkSink, result: Result<Output>): void {
     this.closeStep(out);
     this.lateOutputs(out, result.messages);
     const extra = this.options.messageMetadata?.({ type: 'finish', result });
     out.push(finishChunk(result, this.lastFinish, extra));
   }
 
-  private fail(out: UIMessageChunk[], error: RunError): void {
+  private fail(out: ChunkSink, error: RunError): void {
     this.closeStep(out);
     this.lateOutputs(out, error.partial?.messages);
     out.push({ type: 'error', errorText: this.options.errorText(error) });

@@ -1,5 +1,14 @@
 import type { UIResponseOptions, UIStreamSource } from './sse';
-import { chunksOf, responseHeaders, toSseStream } from './sse';
+import type { UIMessageChunk } from './chunk-types';
+import type { ChunkClaim } from './to-ui-stream';
+import {
+  chunksOf,
+  directChunks,
+  formatUIMessageChunk,
+  responseHeaders,
+  toSseStream,
+  UI_MESSAGE_STREAM_DONE,
+} from './sse';
 
 /**
  * The parts of a Node `ServerResponse` the helpers use: Node's own, Express's and Nest's
@@ -40,25 +49,71 @@ export async function pipeUIMessageStreamToResponse<Output>(
   res: NodeResponseLike,
   options?: UIResponseOptions<Output>,
 ): Promise<void> {
-  const reader = toSseStream(chunksOf(source, options)).getReader();
+  const direct = directChunks(source, options);
+  const frames = direct === undefined ? streamFrames(source, options) : directFrames(direct);
   const client = { gone: false };
   const onClose = (): void => {
     if (res.writableFinished) return;
     client.gone = true;
-    reader.cancel('the client went away').catch(() => undefined);
+    frames.cancel('the client went away').catch(() => undefined);
   };
   res.once('close', onClose);
   try {
     res.writeHead(options?.status ?? 200, responseHeaders(options?.headers));
     for (;;) {
-      const next = await reader.read();
-      if (next.done || client.gone || res.destroyed) break;
-      if (!res.write(next.value)) await drained(res);
+      const text = await frames.next();
+      if (text === undefined || client.gone || res.destroyed) break;
+      if (!res.write(text)) await drained(res);
     }
   } finally {
     res.removeListener('close', onClose);
     if (client.gone || res.destroyed)
-      await reader.cancel('the client went away').catch(() => undefined);
+      await frames.cancel('the client went away').catch(() => undefined);
     else if (!res.writableEnded) res.end();
   }
+}
+
+/** The SSE text to write, a write at a time (`undefined` at the end). */
+interface Frames {
+  next(): Promise<string | undefined>;
+  cancel(reason: unknown): Promise<void>;
+}
+
+/**
+ * The frames of chunks read directly: the chunks ready together go out in one write (the same
+ * bytes as one write each), then `data: [DONE]`.
+ */
+function directFrames(claim: ChunkClaim): Frames {
+  const chunks = claim.source;
+  let last = false;
+  const frames = (chunk: UIMessageChunk): string | undefined => {
+    let text = formatUIMessageChunk(chunk);
+    for (let next = chunks.take(); next !== undefined; next = chunks.take())
+      text += formatUIMessageChunk(next);
+    return text;
+  };
+  const lastFrame = (): string | undefined => {
+    if (last) return undefined;
+    last = true;
+    return UI_MESSAGE_STREAM_DONE;
+  };
+  return {
+    next: () => chunks.read(frames, lastFrame),
+    cancel: (reason) => {
+      last = true;
+      return claim.cancel(reason);
+    },
+  };
+}
+
+/** The frames of any other chunk stream, through its SSE stream's reader. */
+function streamFrames<Output>(
+  source: UIStreamSource<Output>,
+  options: UIResponseOptions<Output> | undefined,
+): Frames {
+  const reader = toSseStream(chunksOf(source, options)).getReader();
+  return {
+    next: () => reader.read().then((step) => (step.done ? undefined : step.value)),
+    cancel: (reason) => reader.cancel(reason),
+  };
 }

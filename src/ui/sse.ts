@@ -1,7 +1,12 @@
 import { sseFrame, sseJson } from '../core/kit/sse';
 import type { UIMessageChunk } from './chunk-types';
 import type { UIEventSource, UIMessageStreamOptions } from './stream-options';
-import { toUIMessageStream } from './to-ui-stream';
+import type { ChunkReader } from './chunk-source';
+import { ChunkSource } from './chunk-source';
+import type { ChunkClaim } from './to-ui-stream';
+import { claimChunks, toUIMessageStream } from './to-ui-stream';
+import type { Failure, Puller } from './pull-stream';
+import { pullStream } from './pull-stream';
 import type { AsyncIterableStream } from './iterable-stream';
 import { iterableStream } from './iterable-stream';
 
@@ -42,8 +47,108 @@ export function chunksOf<Output>(
   return source instanceof ReadableStream ? source : toUIMessageStream(source, options);
 }
 
+/**
+ * The chunks of a source to read directly: a run's, or those of a `golem/ui` chunk stream whose
+ * queue was never read (the stream is locked, as piping it would lock it); `undefined` for any
+ * other stream. Throws TypeError for a locked stream. Internal.
+ */
+export function directChunks<Output>(
+  source: UIStreamSource<Output>,
+  options: UIMessageStreamOptions<Output> | undefined,
+): ChunkClaim | undefined {
+  if (source instanceof ReadableStream) return claimChunks(source);
+  const chunks: ChunkReader = new ChunkSource(source, options, undefined);
+  return { source: chunks, end: () => undefined, cancel: (reason) => chunks.cancel(reason) };
+}
+
+/**
+ * The SSE frames of a chunk source — one per chunk, then `data: [DONE]` (not after a cancel) —
+ * as text or as bytes. Internal.
+ */
+class SseSource<T> implements Puller<T> {
+  ended: ((failure: Failure) => void) | undefined;
+  private readonly chunks: ChunkReader;
+  /** `[DONE]` was handed out, or is not to be (cancelled). */
+  private last = false;
+  private enqueue: (value: T) => void = () => undefined;
+
+  constructor(
+    private readonly claim: ChunkClaim,
+    private readonly encode: (text: string) => T,
+  ) {
+    const chunks = claim.source;
+    this.chunks = chunks;
+    // A failure of the chunks is this stream's failure too.
+    const chunksEnded = chunks.ended;
+    chunks.ended = (failure) => {
+      chunksEnded?.(failure);
+      if (failure !== undefined) this.tell(failure);
+    };
+  }
+
+  take(): T | undefined {
+    const chunk = this.chunks.take();
+    return chunk === undefined ? undefined : this.encode(formatUIMessageChunk(chunk));
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    return this.chunks.read(this.frame, this.lastFrame);
+  }
+
+  fill(enqueue: (value: T) => void): Promise<void> {
+    this.enqueue = enqueue;
+    return this.chunks.read(this.enqueueFrames, this.enqueueLast);
+  }
+
+  cancel(reason: unknown): Promise<void> {
+    this.last = true;
+    return this.claim.cancel(reason);
+  }
+
+  /** Tells `ended`, once. */
+  private tell(failure: Failure): void {
+    const ended = this.ended;
+    this.ended = undefined;
+    ended?.(failure);
+  }
+
+  private readonly frame = (chunk: UIMessageChunk): IteratorResult<T, undefined> => ({
+    value: this.encode(formatUIMessageChunk(chunk)),
+    done: false,
+  });
+
+  private readonly lastFrame = (): IteratorResult<T, undefined> => {
+    if (this.last) {
+      this.tell(undefined);
+      return { value: undefined, done: true };
+    }
+    this.last = true;
+    return { value: this.encode(UI_MESSAGE_STREAM_DONE), done: false };
+  };
+
+  private readonly enqueueFrames = (chunk: UIMessageChunk): void => {
+    const enqueue = this.enqueue;
+    const encode = this.encode;
+    enqueue(encode(formatUIMessageChunk(chunk)));
+    for (let next = this.chunks.take(); next !== undefined; next = this.chunks.take())
+      enqueue(encode(formatUIMessageChunk(next)));
+  };
+
+  private readonly enqueueLast = (): void => {
+    if (!this.last) {
+      this.last = true;
+      this.enqueue(this.encode(UI_MESSAGE_STREAM_DONE));
+    }
+    this.tell(undefined);
+  };
+}
+
+const asText = (text: string): string => text;
+
 /** The SSE text of a chunk stream, ending with `data: [DONE]`. */
 export function toSseStream(chunks: ReadableStream<UIMessageChunk>): AsyncIterableStream<string> {
+  const direct = claimChunks(chunks);
+  if (direct !== undefined) return pullStream(new SseSource(direct, asText));
   const sse = chunks.pipeThrough(
     new TransformStream<UIMessageChunk, string>({
       transform(chunk, controller) {
@@ -55,6 +160,18 @@ export function toSseStream(chunks: ReadableStream<UIMessageChunk>): AsyncIterab
     }),
   );
   return iterableStream(sse);
+}
+
+/** The SSE bytes of a source (a response body). */
+function sseBody<Output>(
+  source: UIStreamSource<Output>,
+  options: UIMessageStreamOptions<Output> | undefined,
+): ReadableStream<Uint8Array> {
+  const direct = directChunks(source, options);
+  if (direct === undefined)
+    return toSseStream(chunksOf(source, options)).pipeThrough(new TextEncoderStream());
+  const encoder = new TextEncoder();
+  return pullStream(new SseSource(direct, (text) => encoder.encode(text)));
 }
 
 /** The protocol's headers with `extra` over them. Internal. */
@@ -71,8 +188,7 @@ export function createUIMessageStreamResponse<Output>(
   source: UIStreamSource<Output>,
   options?: UIResponseOptions<Output>,
 ): Response {
-  const body = toSseStream(chunksOf(source, options)).pipeThrough(new TextEncoderStream());
-  return new Response(body, {
+  return new Response(sseBody(source, options), {
     status: options?.status ?? 200,
     headers: responseHeaders(options?.headers),
   });

@@ -100,8 +100,10 @@ class Reader<T> implements Sink<T> {
     const queue = this.queue;
     if (this.head >= queue.length) return undefined;
     const value = queue[this.head++] as T;
-    if (this.head === queue.length && this.head >= 256) {
-      this.queue = [];
+    // Drained: emptied in place, so read values are not kept alive until the next 256 (a reader
+    // in step with the run drains it on every read; no array is allocated per refill).
+    if (this.head === queue.length) {
+      queue.length = 0;
       this.head = 0;
     }
     return { value, done: false };

@@ -1,0 +1,331 @@
+import type { RunStreamEvent } from '../core/engine/stream-event-types';
+import type { UIMessageChunk } from './chunk-types';
+import type { ChunkSink, Continuation } from './chunk-mapper';
+import { ChunkMapper } from './chunk-mapper';
+import type { Failure, Puller } from './pull-stream';
+import type { UIEventSource, UIMessageStreamOptions } from './stream-options';
+import { resolveStreamOptions } from './stream-options';
+
+type Step = IteratorResult<UIMessageChunk, undefined>;
+type EventStep<Output> = IteratorResult<RunStreamEvent<Output>>;
+
+/**
+ * How many chunks the source maps ahead of its reader before it stops reading events (they wait
+ * in the run's feed meanwhile); it reads on once the reader has taken half of them.
+ */
+const AHEAD = 32;
+
+/** `n` empty slots, in a packed array (no holes: every read stays on the fast path). */
+function slots(n: number): (UIMessageChunk | undefined)[] {
+  const items: (UIMessageChunk | undefined)[] = [];
+  for (let i = 0; i < n; i++) items.push(undefined);
+  return items;
+}
+
+/**
+ * The chunks made and not yet handed out, first in first out: a ring that grows only when full,
+ * so a reader that keeps one chunk behind (the usual case) reuses a few slots for the whole run.
+ */
+class ChunkBuffer implements ChunkSink {
+  private items = slots(8);
+  private head = 0;
+  size = 0;
+
+  push(chunk: UIMessageChunk): void {
+    const items = this.items;
+    const capacity = items.length;
+    if (this.size === capacity) {
+      this.grow();
+      this.push(chunk);
+      return;
+    }
+    items[(this.head + this.size) & (capacity - 1)] = chunk;
+    this.size += 1;
+  }
+
+  /** The first chunk, if any. */
+  shift(): UIMessageChunk | undefined {
+    if (this.size === 0) return undefined;
+    const items = this.items;
+    const head = this.head;
+    const chunk = items[head];
+    items[head] = undefined;
+    this.head = (head + 1) & (items.length - 1);
+    this.size -= 1;
+    return chunk;
+  }
+
+  clear(): void {
+    while (this.size > 0) this.shift();
+  }
+
+  /** Drops the chunks pushed after the buffer held `size` (an event whose mapping failed). */
+  truncate(size: number): void {
+    const items = this.items;
+    while (this.size > size) {
+      this.size -= 1;
+      items[(this.head + this.size) & (items.length - 1)] = undefined;
+    }
+  }
+
+  /** Doubles the ring, its chunks first. */
+  private grow(): void {
+    const items = this.items;
+    const grown = slots(items.length * 2);
+    for (let i = 0; i < this.size; i++) grown[i] = items[(this.head + i) & (items.length - 1)];
+    this.items = grown;
+    this.head = 0;
+  }
+}
+
+/** What readers of the library's own use of a chunk source. Internal. */
+export interface ChunkReader extends Puller<UIMessageChunk> {
+  /**
+   * The next chunks, as `collect` makes them of the first one (it may take more); `atEnd()` once
+   * there are no more; rejects with a mapping failure. A call made while another waits is
+   * answered after it.
+   */
+  read<V>(collect: (chunk: UIMessageChunk) => V, atEnd: () => V): Promise<V>;
+}
+
+const stepOf = (chunk: UIMessageChunk): Step => ({ value: chunk, done: false });
+const doneStep = (): Step => ({ value: undefined, done: true });
+const nothing = (): void => undefined;
+
+/**
+ * The UI message chunks of a run. From its first read it keeps one read of the run's typed
+ * events pending, maps each event as it arrives and answers the waiting reader with that same
+ * read's promise (no promise of its own per chunk); chunks nobody waits for yet wait in a buffer,
+ * at most about {@link AHEAD} of them. So a reader that keeps up gets each chunk one microtask
+ * after its event, in step with the run — the run's feed does not pile events up for it (which
+ * would keep them alive into the old generation). Cancelling returns the event iteration, which
+ * stops the run. Internal.
+ */
+export class ChunkSource<Output> implements ChunkReader {
+  ended: ((failure: Failure) => void) | undefined;
+  private readonly mapper: ChunkMapper<Output>;
+  private events: AsyncIterator<RunStreamEvent<Output>> | undefined;
+  private readonly buffer = new ChunkBuffer();
+  /** `finish` or `error` was mapped. */
+  private finished = false;
+  /** No more events will be read: they ended, failed, or the reader went away. */
+  private closed = false;
+  /** Mapping failed (an option's callback threw): the reader gets it after the buffered chunks. */
+  private failure: Failure;
+  /** `ended` was told, or is not to be (cancelled). */
+  private told = false;
+  private started = false;
+  /** A read of the events is waiting. */
+  private pumping = false;
+  /** The reader is {@link AHEAD} behind: the events are not read meanwhile. */
+  private paused = false;
+  /** The pending read of the events (it resolves to what it answers the waiting reader). */
+  private inflight: Promise<unknown> | undefined;
+  /** The read a reader waits on, and what the reader makes of the chunks, and of the end. */
+  private waited: Promise<unknown> | undefined;
+  private collect: ((chunk: UIMessageChunk) => unknown) | undefined;
+  private atEnd: (() => unknown) | undefined;
+  /** Where `fill` hands the chunks. */
+  private enqueue: (chunk: UIMessageChunk) => void = nothing;
+
+  /** The run, until its events are iterated. */
+  private run: UIEventSource<Output> | undefined;
+
+  constructor(
+    run: UIEventSource<Output>,
+    options: UIMessageStreamOptions<Output> | undefined,
+    continuation: Continuation | undefined,
+  ) {
+    this.run = run;
+    this.mapper = new ChunkMapper<Output>(resolveStreamOptions(options), continuation);
+    this.mapper.start(this.buffer);
+  }
+
+  take(): UIMessageChunk | undefined {
+    const chunk = this.buffer.shift();
+    if (this.paused && this.buffer.size <= AHEAD / 2) {
+      this.paused = false;
+      this.pump();
+    }
+    return chunk;
+  }
+
+  next(): Promise<Step> {
+    return this.read(stepOf, doneStep);
+  }
+
+  fill(enqueue: (chunk: UIMessageChunk) => void): Promise<void> {
+    this.enqueue = enqueue;
+    return this.read(this.enqueueReady, nothing);
+  }
+
+  read<V>(collect: (chunk: UIMessageChunk) => V, atEnd: () => V): Promise<V> {
+    const waited = this.waited;
+    if (waited !== undefined) {
+      const after = (): Promise<V> => this.read(collect, atEnd);
+      return waited.then(after, after);
+    }
+    if (!this.started) this.begin();
+    const chunk = this.take();
+    if (chunk !== undefined) {
+      try {
+        return Promise.resolve(collect(chunk));
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the collector's own error
+        return Promise.reject(error);
+      }
+    }
+    if (this.closed) return this.settle(atEnd);
+    // Nothing ready, so an event is being read (a paused source has chunks): the reader waits on
+    // that read itself, which answers it — no promise of its own.
+    this.collect = collect;
+    this.atEnd = atEnd;
+    this.waited = this.inflight;
+    return this.inflight as Promise<V>;
+  }
+
+  cancel(_reason?: unknown): Promise<void> {
+    // A waiting reader is answered `atEnd` when the pending read of the events ends (the run
+    // stream's does at once, as its iteration is returned).
+    this.closed = true;
+    this.told = true;
+    this.paused = false;
+    this.buffer.clear();
+    try {
+      // Stopping the event iteration stops the run (its evidence is kept on its error).
+      const events = this.events ?? this.run?.events[Symbol.asyncIterator]();
+      this.drop();
+      return events?.return === undefined ? Promise.resolve() : events.return().then(nothing);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the source's own error
+      return Promise.reject(error);
+    }
+  }
+
+  /** The first read: the event iteration starts (claiming the run stream's one reader). */
+  private begin(): void {
+    this.started = true;
+    try {
+      this.events = (this.run as UIEventSource<Output>).events[Symbol.asyncIterator]();
+      this.run = undefined;
+    } catch (error) {
+      // The run stream is read already: the stream fails with its error.
+      this.closed = true;
+      this.failure = { error };
+      this.drop();
+      return;
+    }
+    this.pump();
+  }
+
+  /**
+   * The events are over: the run is let go of. (A source kept by something long-lived — V8 moves
+   * it to the old generation while the run streams — would otherwise keep the run's last objects
+   * alive through every young-generation collection until the next full one.)
+   */
+  private drop(): void {
+    this.events = undefined;
+    this.run = undefined;
+  }
+
+  /** Reads the next event. */
+  private pump(): void {
+    if (this.pumping || this.closed) return;
+    this.pumping = true;
+    let next: Promise<EventStep<Output>>;
+    try {
+      next = Promise.resolve((this.events as AsyncIterator<RunStreamEvent<Output>>).next());
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the source's own error
+      next = Promise.reject(error);
+    }
+    this.inflight = next.then(this.onEvent, this.onRejected);
+  }
+
+  /**
+   * Maps an event, reads the next one, and answers the waiting reader, if any, with what its
+   * read resolves to (for nobody, `undefined`).
+   */
+  private readonly onEvent = (step: EventStep<Output>): unknown => {
+    this.pumping = false;
+    if (!this.closed) {
+      const buffer = this.buffer;
+      const before = buffer.size;
+      try {
+        if (step.done === true) {
+          this.closed = true;
+          if (!this.finished) this.mapper.interrupted(buffer);
+        } else if (this.mapper.map(step.value, buffer)) this.finished = true;
+      } catch (error) {
+        // None of the failed event's chunks go out: the stream fails after the chunks before it.
+        buffer.truncate(before);
+        this.closed = true;
+        this.failure = { error };
+      }
+      if (this.closed) this.drop();
+      else if (this.buffer.size >= AHEAD) this.paused = true;
+      else this.pump();
+    }
+    return this.waited === undefined ? undefined : this.answer();
+  };
+
+  /** The event iteration failed: the run could not start (a run failure is an `error` event). */
+  private readonly onRejected = (error: unknown): unknown => {
+    this.pumping = false;
+    if (!this.closed) {
+      this.closed = true;
+      this.drop();
+      const before = this.buffer.size;
+      try {
+        this.mapper.rejected(error, this.buffer);
+      } catch (failure) {
+        this.buffer.truncate(before);
+        this.failure = { error: failure };
+      }
+    }
+    return this.waited === undefined ? undefined : this.answer();
+  };
+
+  /**
+   * The value of the waiting reader's read: its first chunk collected, or the end (the failure
+   * is thrown) — or, when the event made no chunk, the next read of the events.
+   */
+  private answer(): unknown {
+    const chunk = this.take();
+    if (chunk === undefined && !this.closed) {
+      this.waited = this.inflight;
+      return this.inflight;
+    }
+    const collect = this.collect as (chunk: UIMessageChunk) => unknown;
+    const atEnd = this.atEnd as () => unknown;
+    this.waited = this.collect = this.atEnd = undefined;
+    if (chunk !== undefined) return collect(chunk);
+    const failure = this.failure;
+    this.tell(failure);
+    if (failure !== undefined) throw failure.error;
+    return atEnd();
+  }
+
+  /** Nothing more to hand out: the end, or the failure. */
+  private settle<V>(atEnd: () => V): Promise<V> {
+    const failure = this.failure;
+    this.tell(failure);
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the mapping's own error
+    return failure === undefined ? Promise.resolve(atEnd()) : Promise.reject(failure.error);
+  }
+
+  /** Tells `ended`, once. */
+  private tell(failure: Failure): void {
+    if (this.told) return;
+    this.told = true;
+    this.ended?.(failure);
+  }
+
+  /** `fill`'s collector: every chunk ready goes to the queue; at the end the queue closes. */
+  private readonly enqueueReady = (chunk: UIMessageChunk): void => {
+    const enqueue = this.enqueue;
+    enqueue(chunk);
+    for (let next = this.take(); next !== undefined; next = this.take()) enqueue(next);
+    if (this.closed && this.failure === undefined) this.tell(undefined);
+  };
+}
