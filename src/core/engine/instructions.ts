@@ -67,5 +67,5 @@ export function fixedInstructionsText<Deps>(
   if (typeof instructions === 'function' || !Array.isArray(instructions)) return undefined;
   const pieces = instructions as readonly unknown[];
   if (!pieces.every((piece) => typeof piece === 'string')) return undefined;
-  return (pieces).filter((piece) => piece !== '').join('\n\n');
+  return pieces.filter((piece) => piece !== '').join('\n\n');
 }

@@ -9,6 +9,7 @@ import { RunInputError } from './errors';
 
 /** Validates the prompt parts (spec §19.1); throws `RunInputError` naming the part. */
 export function validatePromptParts(parts: readonly Part[]): void {
+  if (parts.length === 0) return; // most prompts have none: no iterator per run
   for (const [i, part] of parts.entries()) {
     const problem =
       typeof part === 'object' && (part as unknown) !== null

@@ -5,6 +5,8 @@ import { validateNow } from '../tool/standard-issues';
 import { isStandardSchema, isStandardSchemaError } from '../tool/standard-schema';
 import type { StandardSchemaV1 } from '../tool/standard-schema';
 import type { OutputDecoder } from './decoder';
+import { contextFree } from './decoder';
+import { isThenable } from '../kit/guards';
 
 /**
  * Checks a parsed value and returns it typed; throw (ideally `ModelRetry`) to reject it.
@@ -32,7 +34,8 @@ export function decodeJSON<O>(
   const check: OutputValidator<O> | undefined = isStandardSchema(validate)
     ? (value) => validateNow(validate, value)
     : validate;
-  return async (response) => {
+  // The response is all it reads (the engine then builds no context for it).
+  return contextFree(async (response) => {
     const content = response.message.content ?? '';
     if (content.trim() === '')
       throw new ModelRetry('the response is empty; respond with a JSON value only');
@@ -47,12 +50,14 @@ export function decodeJSON<O>(
     }
     if (check === undefined) return value as O;
     try {
-      return await check(value);
+      // A synchronous validator's value is returned without another await.
+      const checked = check(value);
+      return isThenable(checked) ? await checked : checked;
     } catch (cause) {
       if (ModelRetry.is(cause) || isStandardSchemaError(cause)) throw cause;
       throw new ModelRetry(`the JSON does not match the expected output: ${describeError(cause)}`, {
         cause,
       });
     }
-  };
+  });
 }
