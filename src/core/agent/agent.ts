@@ -139,16 +139,19 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       }
       const prepared = this.prepare(prompt, options, undefined);
       return prepared instanceof Promise
-        ? prepared.then((state) => this.execute(state))
-        : this.execute(prepared);
+        ? prepared.then((state) => this.runPrepared(state))
+        : this.runPrepared(prepared);
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
       return Promise.reject(error);
     }
   }
 
-  /** Runs a prepared state to its result, then releases the run's signal and trace. */
-  private execute(state: RunProgress<Deps>): Promise<Result<Output>> {
+  /**
+   * Runs a prepared state to its result, then releases the run's signal and trace. (Not named
+   * `execute`: an object with `execute` and `name` is taken for a Tool by duck-typing loaders.)
+   */
+  private runPrepared(state: RunProgress<Deps>): Promise<Result<Output>> {
     const running = executeRun(this.engine, this.decoder, state);
     if (releasesNothing(state.run.release)) return running;
     return running.finally(() => {
