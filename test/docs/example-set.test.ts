@@ -57,6 +57,7 @@ const TYPESCRIPT_EXAMPLES = [
   'evals',
   'a2a',
   'studio',
+  'checked-history',
 ];
 
 test.each([...GO_EXAMPLES, ...TYPESCRIPT_EXAMPLES])(
