@@ -2,7 +2,6 @@ import type { Message } from '../contract/message';
 import type { AgentMemory } from './memory-port';
 import { startMemory, withRecalled } from './memory-run';
 import { carriedCompactions } from './given-compactions';
-import { isArrayValue } from '../kit/guards';
 import type { DeltaHandler } from '../contract/model';
 import { isStreamingModel } from '../contract/model';
 import type { Part } from '../contract/part';
@@ -17,10 +16,12 @@ import type {
 } from './config';
 import {
   buildMessages,
+  checkedStart,
   firstMessages,
   instructionsText,
   processHistory,
   promptMessage,
+  type StartedRun,
 } from './run-start';
 import type { SettingsDefaults } from './run-settings';
 import { runSettings } from './run-settings';
@@ -50,8 +51,7 @@ import type { Step } from '../engine/step';
 import type { PreparedRun, StoredAgent } from './stored-run';
 import type { HandoffTarget } from '../engine/run-config';
 import { activeAgent, registerHandoffTarget } from './handoffs';
-import { validateHistory, validatePromptParts } from '../engine/validate-input';
-import { checkedHistory, isCheckedHistory } from '../engine/checked-history';
+import { checkedHistory } from '../engine/checked-history';
 import type { OutputDecoder } from '../output/decoder';
 import { decodeText } from '../output/decode-text';
 import { describeAgent, type AgentDescription } from './description';
@@ -531,31 +531,6 @@ export class Agent<Deps = unknown, Output = string, Pausable extends boolean = f
       run.release(error);
       throw error;
     }
-  }
-}
-
-/** What `start` hands on: the run's settings, its history as the run uses it, its parts. */
-interface StartedRun<Deps> {
-  run: RunSettings<Deps>;
-  processed: readonly Message[];
-  parts: readonly Part[];
-}
-
-/** The history and prompt parts checked (spec §4.1 step 3); the run released on a failure. */
-function checkedStart<Deps>(
-  run: RunSettings<Deps>,
-  processed: readonly Message[],
-  given: readonly Part[] | undefined,
-): StartedRun<Deps> {
-  try {
-    const parts: readonly Part[] = given ?? [];
-    if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
-    validatePromptParts(parts);
-    if (!isCheckedHistory(processed)) validateHistory(processed);
-    return { run, processed, parts };
-  } catch (error) {
-    run.release(error);
-    throw error;
   }
 }
 

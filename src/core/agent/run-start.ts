@@ -4,6 +4,7 @@ import type { Instructions, RunContext } from '../engine/instructions';
 import { resolveInstructions } from '../engine/instructions';
 import { assembleMessages } from '../engine/assemble';
 import type { RunSettings } from '../engine/run-config';
+import { validateHistory, validatePromptParts } from '../engine/validate-input';
 import type { SignalSource } from '../engine/run-signal';
 import { scoped } from '../engine/run-signal';
 import { withRecalled } from './memory-run';
@@ -105,4 +106,29 @@ export function promptMessage(prompt: string, parts: readonly Part[]): Message {
 /** What instructions functions receive; the run's signal is read (or created) when they read it. */
 function instructionsContext<Deps>(run: RunSettings<Deps>): RunContext<Deps> {
   return withLazySignal(scoped({ deps: run.deps }, run), run);
+}
+
+/** What `start` hands on: the run's settings, its history as the run uses it, its parts. Internal. */
+export interface StartedRun<Deps> {
+  run: RunSettings<Deps>;
+  processed: readonly Message[];
+  parts: readonly Part[];
+}
+
+/** The history and prompt parts checked (spec §4.1 step 3); the run released on a failure. Internal. */
+export function checkedStart<Deps>(
+  run: RunSettings<Deps>,
+  processed: readonly Message[],
+  given: readonly Part[] | undefined,
+): StartedRun<Deps> {
+  try {
+    const parts: readonly Part[] = given ?? [];
+    if (!isArrayValue(parts)) throw new RunInputError('parts must be an array of image parts');
+    validatePromptParts(parts);
+    if (!isCheckedHistory(processed)) validateHistory(processed);
+    return { run, processed, parts };
+  } catch (error) {
+    run.release(error);
+    throw error;
+  }
 }
