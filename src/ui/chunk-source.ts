@@ -1,3 +1,5 @@
+import type { RunEventListener } from '../core/engine/run-stream-feed';
+import { RunStreamFeed } from '../core/engine/run-stream-feed';
 import type { RunStreamEvent } from '../core/engine/stream-event-types';
 import type { UIMessageChunk } from './chunk-types';
 import type { ChunkSink, Continuation } from './chunk-mapper';
@@ -92,14 +94,18 @@ const stepOf = (chunk: UIMessageChunk): Step => ({ value: chunk, done: false });
 const doneStep = (): Step => ({ value: undefined, done: true });
 const nothing = (): void => undefined;
 
+/** Listens to a run stream only to stop it (a source cancelled before its first read). */
+const IGNORED: RunEventListener<never> = { push: nothing, end: nothing };
+
 /**
- * The UI message chunks of a run. From its first read it keeps one read of the run's typed
- * events pending, maps each event as it arrives and answers the waiting reader with that same
- * read's promise (no promise of its own per chunk); chunks nobody waits for yet wait in a buffer,
- * at most about {@link AHEAD} of them. So a reader that keeps up gets each chunk one microtask
- * after its event, in step with the run — the run's feed does not pile events up for it (which
- * would keep them alive into the old generation). Cancelling returns the event iteration, which
- * stops the run. Internal.
+ * The UI message chunks of a run. A golem run stream is listened to from the first read: each
+ * typed event is mapped as the run makes it, in the run's own call, and a waiting reader is
+ * answered at once (one promise per chunk read, none per event). Any other source of events is
+ * iterated: one read of its events is kept pending, each event mapped as it arrives and the
+ * waiting reader answered with that same read's promise; chunks nobody waits for yet wait in a
+ * buffer, at most about {@link AHEAD} of them. Either way a reader that keeps up gets each chunk
+ * one microtask after its event, in step with the run — nothing piles up for it (which would
+ * keep it alive into the old generation). Cancelling stops the run. Internal.
  */
 export class ChunkSource<Output> implements ChunkReader {
   ended: ((failure: Failure) => void) | undefined;
@@ -128,8 +134,15 @@ export class ChunkSource<Output> implements ChunkReader {
   /** Where `fill` hands the chunks. */
   private enqueue: (chunk: UIMessageChunk) => void = nothing;
 
-  /** The run, until its events are iterated. */
+  /** The run, until its events are iterated or listened to. */
   private run: UIEventSource<Output> | undefined;
+  /** The run stream is listened to (its events are pushed, not read). */
+  private listening = false;
+  /** Stops the listened run stream (as returning its event iteration would). */
+  private stopRun: (() => void) | undefined;
+  /** The waiting read of a listened run: what settles it. */
+  private resolveWait: ((value: unknown) => void) | undefined;
+  private rejectWait: ((error: unknown) => void) | undefined;
 
   constructor(
     run: UIEventSource<Output>,
@@ -176,10 +189,19 @@ export class ChunkSource<Output> implements ChunkReader {
       }
     }
     if (this.closed) return this.settle(atEnd);
-    // Nothing ready, so an event is being read (a paused source has chunks): the reader waits on
-    // that read itself, which answers it — no promise of its own.
     this.collect = collect;
     this.atEnd = atEnd;
+    if (this.listening) {
+      // The next event the run makes answers it (`wake`).
+      const waited = new Promise<V>((resolve, reject) => {
+        this.resolveWait = resolve as (value: unknown) => void;
+        this.rejectWait = reject;
+      });
+      this.waited = waited;
+      return waited;
+    }
+    // Nothing ready, so an event is being read (a paused source has chunks): the reader waits on
+    // that read itself, which answers it — no promise of its own.
     this.waited = this.inflight;
     return this.inflight as Promise<V>;
   }
@@ -192,8 +214,17 @@ export class ChunkSource<Output> implements ChunkReader {
     this.paused = false;
     this.buffer.clear();
     try {
-      // Stopping the event iteration stops the run (its evidence is kept on its error).
-      const events = this.events ?? this.run?.events[Symbol.asyncIterator]();
+      // Stopping the run stream stops the run (its evidence is kept on its error).
+      const run = this.run;
+      if (this.listening || run instanceof RunStreamFeed) {
+        const stop = this.stopRun ?? (run as RunStreamFeed<Output> | undefined)?.listen(IGNORED);
+        this.drop();
+        stop?.();
+        // A waiting read ends.
+        this.wake();
+        return Promise.resolve();
+      }
+      const events = this.events ?? run?.events[Symbol.asyncIterator]();
       this.drop();
       return events?.return === undefined ? Promise.resolve() : events.return().then(nothing);
     } catch (error) {
@@ -202,11 +233,23 @@ export class ChunkSource<Output> implements ChunkReader {
     }
   }
 
-  /** The first read: the event iteration starts (claiming the run stream's one reader). */
+  /**
+   * The first read: the run stream is listened to, or any other source's event iteration starts
+   * (either claims the run stream's one reader).
+   */
   private begin(): void {
     this.started = true;
+    const run = this.run as UIEventSource<Output>;
     try {
-      this.events = (this.run as UIEventSource<Output>).events[Symbol.asyncIterator]();
+      if (run instanceof RunStreamFeed) {
+        this.listening = true;
+        this.run = undefined;
+        // What the run made so far is mapped now (and the end, if it ended).
+        const stop = (run as RunStreamFeed<Output>).listen(this.listener);
+        if (!this.closed) this.stopRun = stop;
+        return;
+      }
+      this.events = run.events[Symbol.asyncIterator]();
       this.run = undefined;
     } catch (error) {
       // The run stream is read already: the stream fails with its error.
@@ -226,6 +269,71 @@ export class ChunkSource<Output> implements ChunkReader {
   private drop(): void {
     this.events = undefined;
     this.run = undefined;
+    this.stopRun = undefined;
+  }
+
+  /**
+   * The listened run's events, mapped as they come. Nothing here throws into the run: a mapping
+   * failure ends the stream (the run goes on unread, as when an iterated source's mapping fails).
+   */
+  private readonly listener: RunEventListener<Output> = {
+    push: (event) => {
+      if (this.closed) return;
+      const buffer = this.buffer;
+      const before = buffer.size;
+      try {
+        if (this.mapper.map(event, buffer)) this.finished = true;
+      } catch (error) {
+        // None of the failed event's chunks go out: the stream fails after the chunks before it.
+        buffer.truncate(before);
+        this.closed = true;
+        this.failure = { error };
+        this.drop();
+      }
+      if (this.resolveWait !== undefined) this.wake();
+    },
+    end: (failure) => {
+      if (this.closed) return;
+      this.closed = true;
+      this.drop();
+      const buffer = this.buffer;
+      const before = buffer.size;
+      try {
+        if (failure !== undefined) this.mapper.rejected(failure.error, buffer);
+        else if (!this.finished) this.mapper.interrupted(buffer);
+      } catch (error) {
+        buffer.truncate(before);
+        this.failure = { error };
+      }
+      this.wake();
+    },
+  };
+
+  /**
+   * Answers the waiting read of a listened run: its first chunk collected, or the end (the
+   * failure rejects it); with nothing ready and the run going on, it keeps waiting.
+   */
+  private wake(): void {
+    const resolve = this.resolveWait;
+    const reject = this.rejectWait;
+    if (resolve === undefined || reject === undefined) return;
+    const chunk = this.take();
+    if (chunk === undefined && !this.closed) return;
+    const collect = this.collect as (chunk: UIMessageChunk) => unknown;
+    const atEnd = this.atEnd as () => unknown;
+    this.waited = this.collect = this.atEnd = this.resolveWait = this.rejectWait = undefined;
+    try {
+      if (chunk !== undefined) {
+        resolve(collect(chunk));
+        return;
+      }
+      const failure = this.failure;
+      this.tell(failure);
+      if (failure === undefined) resolve(atEnd());
+      else reject(failure.error);
+    } catch (error) {
+      reject(error);
+    }
   }
 
   /** Reads the next event. */

@@ -71,37 +71,57 @@ function textTranslator(): Translator<string> {
   };
 }
 
+/** The raw deltas, as they came. */
+const DELTAS: Translator<Delta> = {
+  delta: (delta, out) => {
+    out.push(delta);
+  },
+  event: () => undefined,
+  end: () => undefined,
+};
+
+/** A fresh end-of-iteration result (never shared: a caller may keep or change it). */
+function done(): IteratorResult<never> {
+  return { value: undefined, done: true };
+}
+
 /**
- * The reader of a translated view: while it waits, the first value made is handed to it at once;
- * values made while it is busy queue. Internal.
+ * The reader of a pull view: while it waits, the first value made is handed to it at once;
+ * values made while it is busy queue — the first in a slot of its own (a reader one value behind
+ * the run, the usual case, never touches the array), the rest in an array. Internal.
  */
 class Reader<T> implements Sink<T> {
+  private slot: T | undefined;
+  private held = false;
   private queue: T[] = [];
   private head = 0;
   ended = false;
   resolve: ((value: IteratorResult<T>) => void) | undefined;
   reject: ((error: unknown) => void) | undefined;
-
-  constructor(readonly translator: Translator<T>) {}
-
   push(value: T): void {
     const resolve = this.resolve;
-    if (resolve === undefined) {
-      this.queue.push(value);
-      return;
-    }
-    // A waiting reader has drained its queue: this value is next.
-    this.resolve = this.reject = undefined;
-    resolve({ value, done: false });
+    if (resolve !== undefined) {
+      // A waiting reader has taken everything: this value is next.
+      this.resolve = this.reject = undefined;
+      resolve({ value, done: false });
+    } else if (!this.held && this.head === this.queue.length) {
+      this.slot = value;
+      this.held = true;
+    } else this.queue.push(value);
   }
 
-  /** The next queued value, if any. */
+  /** The next value made and not read, if any. */
   take(): IteratorResult<T> | undefined {
+    if (this.held) {
+      const value = this.slot as T;
+      this.slot = undefined;
+      this.held = false;
+      return { value, done: false };
+    }
     const queue = this.queue;
     if (this.head >= queue.length) return undefined;
     const value = queue[this.head++] as T;
-    // Drained: emptied in place, so read values are not kept alive until the next 256 (a reader
-    // in step with the run drains it on every read; no array is allocated per refill).
+    // Drained: emptied in place, so read values are not kept alive (no array per refill).
     if (this.head === queue.length) {
       queue.length = 0;
       this.head = 0;
@@ -115,24 +135,61 @@ class Reader<T> implements Sink<T> {
     this.resolve = this.reject = undefined;
     resolve?.(result);
   }
+
+  /** The reader stopped: what it did not read is dropped, and a waiting read ends. */
+  drop(): void {
+    this.ended = true;
+    this.slot = undefined;
+    this.held = false;
+    this.queue = [];
+    this.head = 0;
+    this.finish(done());
+  }
+}
+
+/**
+ * Takes a run stream's typed events as the run makes them, in the run's own call, then its end —
+ * the events view without a promise per event, for a consumer that maps them on at once
+ * (golem/ui). Internal.
+ */
+export interface RunEventListener<Output> {
+  /** One event. Must not throw: it runs inside the run's delta handler and observer. */
+  push(event: RunStreamEvent<Output>): void;
+  /**
+   * After the last event (`finish` or `error`), or when the run stopped without one: `failure`
+   * is a run failure that is no `RunError` — the one the events view's iteration rejects with.
+   */
+  end(failure: { readonly error: unknown } | undefined): void;
+}
+
+/** The view a feed's items are translated for, as they come, once its reader has claimed it. */
+interface Consumer {
+  readonly translator: Translator<unknown>;
+  readonly sink: Sink<unknown>;
+  /** The pull reader, for the iterated views; none for a listener. */
+  readonly reader: Reader<unknown> | undefined;
+  readonly listener: RunEventListener<unknown> | undefined;
 }
 
 /**
  * The buffer between a streaming run (producer) and its one reader: the raw deltas, the typed
- * events, or the text. The producer never waits for the reader, so awaiting only `result` cannot
- * deadlock. Deltas are kept as they came; run events are kept only while a reader may still need
- * them, and typed events are built only for the events reader, as it reads, so a deltas reader
- * pays nothing for them. A reader that stops (break, return, throw) calls `onAbandon` (which
- * aborts the run) and makes the next `push` throw `StreamAbandonedError`. Internal.
+ * events, or the text (iterated), or a listener that takes the typed events as they are made.
+ * The producer never waits for the reader, so awaiting only `result` cannot deadlock. Until the
+ * reader comes, the deltas and run events are kept as they came; from then on each is translated
+ * for that reader's view as it comes (a deltas reader pays nothing for typed events). A reader
+ * that stops (break, return, throw) calls `onAbandon` (which aborts the run) and makes the next
+ * `push` throw `StreamAbandonedError`. Internal.
  */
 export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
   /** The typed events view. */
   readonly events: AsyncIterable<RunStreamEvent<Output>>;
   /** The text view. */
   readonly textStream: AsyncIterable<string>;
-  private readonly buffer: (Delta | Observed)[] = [];
-  private deltaWaiter: ((value: IteratorResult<Delta>) => void) | undefined;
-  private reader: Reader<unknown> | undefined;
+  /** What came before the reader did. */
+  private buffer: (Delta | Observed)[] = [];
+  private consumer: Consumer | undefined;
+  /** The deltas view's reader: deltas go to it as they are. */
+  private raw: Reader<Delta> | undefined;
   private view: View | undefined;
   private outcome: RunStreamOutcome<Output> | undefined;
   private closed = false;
@@ -140,118 +197,95 @@ export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
 
   constructor(private readonly onAbandon: () => void) {
     this.events = {
-      [Symbol.asyncIterator]: () => this.translated('events', new EventsTranslator<Output>()),
+      [Symbol.asyncIterator]: () => this.pulled('events', new EventsTranslator<Output>()),
     };
-    this.textStream = { [Symbol.asyncIterator]: () => this.translated('text', textTranslator()) };
+    this.textStream = { [Symbol.asyncIterator]: () => this.pulled('text', textTranslator()) };
   }
 
   /** Adds a delta; throws `StreamAbandonedError` once the reader has stopped. */
   push(delta: Delta): void {
     if (this.abandoned) throw new StreamAbandonedError();
     if (this.closed) return;
-    const waiter = this.deltaWaiter;
-    if (waiter !== undefined) {
-      this.deltaWaiter = undefined;
-      waiter({ value: delta, done: false });
+    const raw = this.raw;
+    if (raw !== undefined) {
+      raw.push(delta);
       return;
     }
-    const reader = this.reader;
-    // A waiting reader has drained the buffer: translate now and hand it the first value.
-    if (reader?.resolve !== undefined) {
-      reader.translator.delta(delta, reader);
-      return;
-    }
-    this.buffer.push(delta);
+    const consumer = this.consumer;
+    if (consumer === undefined) this.buffer.push(delta);
+    else consumer.translator.delta(delta, consumer.sink);
   }
 
-  /** Adds a run event, unless the reader cannot need it. */
+  /** Adds a run event. */
   observe(event: RunEvent): void {
-    if (this.closed || this.abandoned) return;
-    const view = this.view;
-    if (view === 'deltas' || (view === 'text' && event.kind !== 'model_start')) return;
-    const reader = this.reader;
-    if (reader?.resolve !== undefined) {
-      reader.translator.event(event, reader);
-      return;
-    }
-    this.buffer.push(new Observed(event));
+    if (this.closed || this.abandoned || this.raw !== undefined) return;
+    const consumer = this.consumer;
+    if (consumer === undefined) this.buffer.push(new Observed(event));
+    else consumer.translator.event(event, consumer.sink);
   }
 
-  /** The run ended: the reader gets what is buffered, then the end. */
+  /** The run ended: the reader gets what it has not read, then the end. */
   settle(outcome: RunStreamOutcome<Output>): void {
     if (this.closed) return;
     this.closed = true;
     this.outcome = outcome;
-    const waiter = this.deltaWaiter;
-    this.deltaWaiter = undefined;
-    waiter?.({ value: undefined, done: true });
-    const reader = this.reader;
-    if (reader?.resolve !== undefined) this.endReader(reader);
+    const consumer = this.consumer;
+    if (consumer === undefined || this.abandoned) return;
+    if (consumer.listener !== undefined) this.endListener(consumer.listener);
+    else if (consumer.reader?.resolve !== undefined) this.endReader(consumer.reader);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Delta> {
-    this.claim('deltas');
-    return {
-      next: () => {
-        while (this.buffer.length > 0) {
-          const item = this.buffer.shift();
-          if (!(item instanceof Observed))
-            return Promise.resolve({ value: item as Delta, done: false });
-        }
-        if (this.closed || this.abandoned) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (this.deltaWaiter = resolve));
-      },
-      return: () => this.stop(),
-      throw: (error: unknown) => this.fail(error),
+    const iterator = this.pulled('deltas', DELTAS);
+    this.raw = this.consumer?.reader as Reader<Delta>;
+    return iterator;
+  }
+
+  /**
+   * Claims the stream for `listener` (the events view: a second reader throws `TypeError`): what
+   * the run made so far goes to it now, the rest as it comes. Returns the stop, which abandons
+   * the run as a reader's `return` does.
+   */
+  listen(listener: RunEventListener<Output>): () => void {
+    const translator = new EventsTranslator<Output>();
+    this.attach('events', { translator, sink: listener, reader: undefined, listener });
+    if (this.closed && !this.abandoned) this.endListener(listener);
+    return () => {
+      this.abandon();
     };
   }
 
-  private translated<T>(view: View, translator: Translator<T>): AsyncIterator<T> {
-    this.claim(view);
-    const reader = new Reader<T>(translator);
-    this.reader = reader as Reader<unknown>;
+  private pulled<T>(view: View, translator: Translator<T>): AsyncIterator<T> {
+    const reader = new Reader<T>();
+    this.attach(view, {
+      translator,
+      sink: reader,
+      reader: reader as Reader<unknown>,
+      listener: undefined,
+    });
     const next = (): Promise<IteratorResult<T>> => {
-      for (;;) {
-        const pending = reader.take();
-        if (pending !== undefined) return Promise.resolve(pending);
-        if (reader.ended || this.abandoned)
-          return Promise.resolve({ value: undefined, done: true });
-        const item = this.buffer.shift();
-        if (item instanceof Observed) translator.event(item.event, reader);
-        else if (item !== undefined) translator.delta(item, reader);
-        else if (this.closed) {
-          reader.ended = true;
-          try {
-            translator.end(this.outcome as RunStreamOutcome<Output>, reader);
-          } catch (error) {
-            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the run's own failure, as `result` rejects with it
-            return Promise.reject(error);
-          }
-        } else
-          return new Promise((resolve, reject) => {
-            reader.resolve = resolve;
-            reader.reject = reject;
-          });
+      const pending = reader.take();
+      if (pending !== undefined) return Promise.resolve(pending);
+      if (reader.ended || this.abandoned) return Promise.resolve(done());
+      if (!this.closed)
+        return new Promise((resolve, reject) => {
+          reader.resolve = resolve;
+          reader.reject = reject;
+        });
+      reader.ended = true;
+      try {
+        translator.end(this.outcome as RunStreamOutcome<Output>, reader);
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the run's own failure, as `result` rejects with it
+        return Promise.reject(error);
       }
+      return Promise.resolve(reader.take() ?? done());
     };
     return { next, return: () => this.stop(), throw: (error: unknown) => this.fail(error) };
   }
 
-  /** Ends a waiting reader: its last values, or done, or the failure `end` throws. */
-  private endReader(reader: Reader<unknown>): void {
-    reader.ended = true;
-    try {
-      reader.translator.end(this.outcome as RunStreamOutcome<Output>, reader);
-    } catch (error) {
-      const reject = reader.reject;
-      reader.resolve = reader.reject = undefined;
-      reject?.(error);
-      return;
-    }
-    reader.finish({ value: undefined, done: true });
-  }
-
-  private claim(view: View): void {
+  /** Claims `view` for `consumer` and hands it what came before. */
+  private attach(view: View, consumer: Consumer): void {
     const current = this.view;
     if (current !== undefined)
       throw new TypeError(
@@ -260,11 +294,43 @@ export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
           '(stream.partialOutput is a separate feed)',
       );
     this.view = view;
+    this.consumer = consumer;
+    const { translator, sink } = consumer;
+    const before = this.buffer;
+    this.buffer = [];
+    for (const item of before)
+      if (item instanceof Observed) translator.event(item.event, sink);
+      else translator.delta(item, sink);
+  }
+
+  /** Ends a waiting reader: its last values, or done, or the failure `end` throws. */
+  private endReader(reader: Reader<unknown>): void {
+    reader.ended = true;
+    try {
+      this.consumer?.translator.end(this.outcome as RunStreamOutcome<Output>, reader);
+    } catch (error) {
+      const reject = reader.reject;
+      reader.resolve = reader.reject = undefined;
+      reject?.(error);
+      return;
+    }
+    reader.finish(done());
+  }
+
+  /** Tells the listener the last events and the end. */
+  private endListener(listener: RunEventListener<unknown>): void {
+    try {
+      this.consumer?.translator.end(this.outcome as RunStreamOutcome<Output>, listener);
+    } catch (error) {
+      listener.end({ error });
+      return;
+    }
+    listener.end(undefined);
   }
 
   private stop(): Promise<IteratorResult<never>> {
     this.abandon();
-    return Promise.resolve({ value: undefined, done: true });
+    return Promise.resolve(done());
   }
 
   private fail(error: unknown): Promise<never> {
@@ -273,14 +339,11 @@ export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
   }
 
   private abandon(): void {
-    this.buffer.length = 0;
+    this.buffer = [];
     if (!this.closed && !this.abandoned) {
       this.abandoned = true;
       this.onAbandon();
     }
-    const waiter = this.deltaWaiter;
-    this.deltaWaiter = undefined;
-    waiter?.({ value: undefined, done: true });
-    this.reader?.finish({ value: undefined, done: true });
+    this.consumer?.reader?.drop();
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * The run stream's feed: what came before the reader is handed to it when it comes, the rest as it
+ * comes, in the run's order — to an iterated view (one value behind the run, far behind, or
+ * waiting) and to a listener (golem/ui), which gets the typed events in the run's own call.
+ */
+import { RunError, type RunStreamEvent } from 'golem';
+import { StreamAbandonedError } from '../../../../src/core/engine/delta-stream';
+import type { RunEvent } from '../../../../src/core/engine/events';
+import type { Result } from '../../../../src/core/engine/result';
+import { RunStreamFeed, type RunEventListener } from '../../../../src/core/engine/run-stream-feed';
+
+const turnStart = (turn: number): RunEvent =>
+  ({ kind: 'model_start', turn, attempt: 1, request: { messages: [] } }) as unknown as RunEvent;
+const result = { output: 'ab', messages: [], usage: {}, requests: 1 } as unknown as Result<string>;
+
+/** A listener that records what it is told. */
+function recorder(): RunEventListener<string> & {
+  events: RunStreamEvent<string>[];
+  ends: ({ error: unknown } | undefined)[];
+} {
+  const events: RunStreamEvent<string>[] = [];
+  const ends: ({ error: unknown } | undefined)[] = [];
+  return {
+    events,
+    ends,
+    push: (event) => {
+      events.push(event);
+    },
+    end: (failure) => {
+      ends.push(failure);
+    },
+  };
+}
+
+async function readAll<T>(iterator: AsyncIterator<T>): Promise<T[]> {
+  const values: T[] = [];
+  for (let step = await iterator.next(); step.done !== true; step = await iterator.next())
+    values.push(step.value);
+  return values;
+}
+
+describe('a listener (golem/ui)', () => {
+  test('gets what came before it at once, then each event in the call that made it, then the end', () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    feed.observe(turnStart(0));
+    feed.push({ content: 'a' });
+    const listener = recorder();
+    feed.listen(listener);
+    expect(listener.events).toEqual([
+      { type: 'turn-start', turn: 0, attempt: 1 },
+      { type: 'text-delta', turn: 0, text: 'a' },
+    ]);
+    feed.push({ content: 'b' });
+    // Synchronously: no promise between the run and the listener.
+    expect(listener.events.at(-1)).toEqual({ type: 'text-delta', turn: 0, text: 'b' });
+    expect(listener.ends).toEqual([]);
+    feed.settle({ ok: true, result });
+    expect(listener.events.at(-1)).toEqual({ type: 'finish', result });
+    expect(listener.ends).toEqual([undefined]);
+  });
+
+  test('listening to a run that already ended gets all of it and the end', () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    feed.observe(turnStart(0));
+    feed.push({ content: 'ab' });
+    feed.settle({ ok: true, result });
+    const listener = recorder();
+    feed.listen(listener);
+    expect(listener.events.map((e) => e.type)).toEqual(['turn-start', 'text-delta', 'finish']);
+    expect(listener.ends).toEqual([undefined]);
+  });
+
+  test('a run failure is an error event; a failure that is no RunError is the end’s', () => {
+    const failed = new RunStreamFeed<string>(() => undefined);
+    const listener = recorder();
+    failed.listen(listener);
+    const runError = new RunError('model', new Error('down'));
+    failed.settle({ ok: false, error: runError });
+    expect(listener.events).toEqual([{ type: 'error', error: runError }]);
+    expect(listener.ends).toEqual([undefined]);
+
+    const broken = new RunStreamFeed<string>(() => undefined);
+    const other = recorder();
+    broken.listen(other);
+    const storeDown = new Error('store down');
+    broken.settle({ ok: false, error: storeDown });
+    expect(other.events).toEqual([]);
+    expect(other.ends).toEqual([{ error: storeDown }]);
+  });
+
+  test('its stop abandons the run: the next delta throws, and nothing more is told', () => {
+    let abandoned = 0;
+    const feed = new RunStreamFeed<string>(() => {
+      abandoned += 1;
+    });
+    const listener = recorder();
+    const stop = feed.listen(listener);
+    feed.push({ content: 'a' });
+    stop();
+    stop();
+    expect(abandoned).toBe(1);
+    expect(() => {
+      feed.push({ content: 'b' });
+    }).toThrow(StreamAbandonedError);
+    feed.settle({ ok: true, result });
+    expect(listener.events).toEqual([{ type: 'text-delta', turn: 0, text: 'a' }]);
+    expect(listener.ends).toEqual([]);
+  });
+
+  test('a stream has one reader: listening after an iteration, or iterating after listening, throws', () => {
+    const iterated = new RunStreamFeed<string>(() => undefined);
+    iterated[Symbol.asyncIterator]();
+    expect(() => iterated.listen(recorder())).toThrow(/already read by iterating the stream/);
+    const listened = new RunStreamFeed<string>(() => undefined);
+    listened.listen(recorder());
+    expect(() => listened.textStream[Symbol.asyncIterator]()).toThrow(
+      /already read by stream\.events/,
+    );
+  });
+});
+
+describe('an iterated view', () => {
+  test('a burst made while the reader is busy is read in order, then a waiting read is answered', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    const deltas = feed[Symbol.asyncIterator]();
+    for (const content of ['a', 'b', 'c', 'd']) feed.push({ content });
+    expect(await deltas.next()).toEqual({ value: { content: 'a' }, done: false });
+    feed.push({ content: 'e' });
+    const read = await Promise.all([deltas.next(), deltas.next(), deltas.next(), deltas.next()]);
+    expect(read.map((step) => (step.value as { content: string }).content)).toEqual([
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
+    const waiting = deltas.next();
+    feed.push({ content: 'f' });
+    expect(await waiting).toEqual({ value: { content: 'f' }, done: false });
+    feed.settle({ ok: true, result });
+    expect(await deltas.next()).toEqual({ value: undefined, done: true });
+  });
+
+  test('events: before the reader, a burst, the waiting read, then finish', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    feed.observe(turnStart(0));
+    feed.push({ content: 'a' });
+    const events = feed.events[Symbol.asyncIterator]();
+    const first = await events.next();
+    expect(first.value).toEqual({ type: 'turn-start', turn: 0, attempt: 1 });
+    feed.push({ content: 'b' });
+    feed.settle({ ok: true, result });
+    const rest = await readAll(events);
+    expect(rest).toEqual([
+      { type: 'text-delta', turn: 0, text: 'a' },
+      { type: 'text-delta', turn: 0, text: 'b' },
+      { type: 'finish', result },
+    ]);
+  });
+
+  test('a reader that stops drops what it did not read and ends a later read', async () => {
+    let abandoned = 0;
+    const feed = new RunStreamFeed<string>(() => {
+      abandoned += 1;
+    });
+    const text = feed.textStream[Symbol.asyncIterator]();
+    feed.push({ content: 'a' });
+    feed.push({ content: 'b' });
+    expect(await text.next()).toEqual({ value: 'a', done: false });
+    await text.return?.();
+    expect(abandoned).toBe(1);
+    expect(await text.next()).toEqual({ value: undefined, done: true });
+    expect(() => {
+      feed.push({ content: 'c' });
+    }).toThrow(StreamAbandonedError);
+  });
+
+  test('a failure that is no RunError rejects the waiting read', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    const events = feed.events[Symbol.asyncIterator]();
+    const waiting = events.next();
+    feed.settle({ ok: false, error: new Error('store down') });
+    await expect(waiting).rejects.toThrow('store down');
+  });
+});
