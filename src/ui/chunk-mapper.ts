@@ -78,15 +78,9 @@ export class ChunkMapper<Output> {
         out.push({ type: DISCARDED_PART, data: { turn: event.turn, attempt: event.attempt } });
         this.closeStep(out);
         break;
-      case 'text-delta': {
-        const text = event.text;
-        const id = this.textId;
-        // The hot path: one more fragment of the open text part.
-        if (id !== undefined) {
-          if (text !== '') out.push({ type: 'text-delta', id, delta: text });
-        } else if (text !== '') this.text(out, text);
+      case 'text-delta':
+        this.textDelta(event.text, out);
         break;
-      }
       case 'thinking-delta':
         if (this.options.sendReasoning && event.text !== '') this.reasoning(out, event.text);
         break;
@@ -154,6 +148,15 @@ export class ChunkMapper<Output> {
         return true;
     }
     return false;
+  }
+
+  /** Adds the chunks of one answer text fragment (a `text-delta` event's) to `out`. */
+  textDelta(text: string, out: ChunkSink): void {
+    const id = this.textId;
+    // The hot path: one more fragment of the open text part.
+    if (id !== undefined) {
+      if (text !== '') out.push({ type: 'text-delta', id, delta: text });
+    } else if (text !== '') this.text(out, text);
   }
 
   /** Adds the chunks for a run that could not start or whose event stream broke (`error`, `finish`). */

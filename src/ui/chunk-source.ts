@@ -95,7 +95,7 @@ const doneStep = (): Step => ({ value: undefined, done: true });
 const nothing = (): void => undefined;
 
 /** Listens to a run stream only to stop it (a source cancelled before its first read). */
-const IGNORED: RunEventListener<never> = { push: nothing, end: nothing };
+const IGNORED: RunEventListener<never> = { push: nothing, text: nothing, end: nothing };
 
 /**
  * The UI message chunks of a run. A golem run stream is listened to from the first read: each
@@ -290,6 +290,12 @@ export class ChunkSource<Output> implements ChunkReader {
         this.failure = { error };
         this.drop();
       }
+      if (this.resolveWait !== undefined) this.wake();
+    },
+    text: (text) => {
+      if (this.closed) return;
+      // Mapping text calls no option: it cannot fail.
+      this.mapper.textDelta(text, this.buffer);
       if (this.resolveWait !== undefined) this.wake();
     },
     end: (failure) => {

@@ -37,11 +37,15 @@ export async function runLoop<Deps>(
   state: RunProgress<Deps>,
   step: LoopStep,
 ): Promise<LoopEnd<Deps>> {
-  const corrections = new Map<string, number>();
+  // Tool corrections per tool name, made by the first batch (a loop that ends without one, as a
+  // structured-output run does, never needs it).
+  let corrections: Map<string, number> | undefined;
   if (step.kind === 'decode') return decodeEnd(config, state, step.message);
   if (step.kind === 'batch') {
     const batch =
-      step.calls.length > 0 ? await runBatch(config, state, 0, step.calls, corrections) : undefined;
+      step.calls.length > 0
+        ? await runBatch(config, state, 0, step.calls, (corrections = new Map<string, number>()))
+        : undefined;
     const paused = await closeBatch(config, state, batch, step.waiting);
     if (paused !== undefined) return paused;
   }
@@ -85,7 +89,13 @@ export async function runLoop<Deps>(
     checkUsage(config, state);
     const end = finalEnd(config, state, response);
     if (end !== undefined) return end;
-    const batch = await runBatch(config, state, turn, calls, corrections);
+    const batch = await runBatch(
+      config,
+      state,
+      turn,
+      calls,
+      (corrections ??= new Map<string, number>()),
+    );
     const closed = closeBatch(config, state, batch, NOTHING_WAITING);
     // Without a store the batch closes synchronously: no extra await on the hot path.
     const paused = closed instanceof Promise ? await closed : closed;

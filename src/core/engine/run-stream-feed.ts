@@ -51,6 +51,27 @@ class EventsTranslator<Output>
   }
 }
 
+/**
+ * The typed events for a listener: a fragment that is only answer text goes to its `text`,
+ * without a `text-delta` event object.
+ */
+class ListenerTranslator<Output> extends EventsTranslator<Output> {
+  constructor(private readonly listener: RunEventListener<Output>) {
+    super();
+  }
+
+  override delta(delta: Delta, out: Sink<RunStreamEvent<Output>>): void {
+    const content = delta.content;
+    if (
+      delta.thinking === undefined &&
+      delta.toolCalls === undefined &&
+      typeof content === 'string'
+    ) {
+      if (content !== '') this.listener.text(content);
+    } else super.delta(delta, out);
+  }
+}
+
 /** The answer's text; a turn's text is set apart from an earlier turn's by a blank line. */
 function textTranslator(): Translator<string> {
   let sawText = false;
@@ -156,6 +177,11 @@ export interface RunEventListener<Output> {
   /** One event. Must not throw: it runs inside the run's delta handler and observer. */
   push(event: RunStreamEvent<Output>): void;
   /**
+   * One fragment of answer text (not empty): what `push` of a `text-delta` event of the current
+   * turn would say, without the event. Must not throw.
+   */
+  text(text: string): void;
+  /**
    * After the last event (`finish` or `error`), or when the run stopped without one: `failure`
    * is a run failure that is no `RunError` — the one the events view's iteration rejects with.
    */
@@ -247,7 +273,7 @@ export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
    * the run as a reader's `return` does.
    */
   listen(listener: RunEventListener<Output>): () => void {
-    const translator = new EventsTranslator<Output>();
+    const translator = new ListenerTranslator<Output>(listener);
     this.attach('events', { translator, sink: listener, reader: undefined, listener });
     if (this.closed && !this.abandoned) this.endListener(listener);
     return () => {

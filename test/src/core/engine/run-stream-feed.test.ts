@@ -13,18 +13,24 @@ const turnStart = (turn: number): RunEvent =>
   ({ kind: 'model_start', turn, attempt: 1, request: { messages: [] } }) as unknown as RunEvent;
 const result = { output: 'ab', messages: [], usage: {}, requests: 1 } as unknown as Result<string>;
 
+/** What a listener is told: typed events, and answer text fragments as `{ text }`. */
+type Told = RunStreamEvent<string> | { text: string };
+
 /** A listener that records what it is told. */
 function recorder(): RunEventListener<string> & {
-  events: RunStreamEvent<string>[];
+  events: Told[];
   ends: ({ error: unknown } | undefined)[];
 } {
-  const events: RunStreamEvent<string>[] = [];
+  const events: Told[] = [];
   const ends: ({ error: unknown } | undefined)[] = [];
   return {
     events,
     ends,
     push: (event) => {
       events.push(event);
+    },
+    text: (text) => {
+      events.push({ text });
     },
     end: (failure) => {
       ends.push(failure);
@@ -46,13 +52,17 @@ describe('a listener (golem/ui)', () => {
     feed.push({ content: 'a' });
     const listener = recorder();
     feed.listen(listener);
-    expect(listener.events).toEqual([
-      { type: 'turn-start', turn: 0, attempt: 1 },
-      { type: 'text-delta', turn: 0, text: 'a' },
-    ]);
+    expect(listener.events).toEqual([{ type: 'turn-start', turn: 0, attempt: 1 }, { text: 'a' }]);
     feed.push({ content: 'b' });
     // Synchronously: no promise between the run and the listener.
-    expect(listener.events.at(-1)).toEqual({ type: 'text-delta', turn: 0, text: 'b' });
+    expect(listener.events.at(-1)).toEqual({ text: 'b' });
+    // A fragment with more than text is told as its events; an empty text is not told.
+    feed.push({ content: 'c', thinking: [{ index: 0, text: 'hm' }] });
+    feed.push({ content: '' });
+    expect(listener.events.slice(-2)).toEqual([
+      { type: 'thinking-delta', turn: 0, text: 'hm' },
+      { type: 'text-delta', turn: 0, text: 'c' },
+    ]);
     expect(listener.ends).toEqual([]);
     feed.settle({ ok: true, result });
     expect(listener.events.at(-1)).toEqual({ type: 'finish', result });
@@ -66,7 +76,11 @@ describe('a listener (golem/ui)', () => {
     feed.settle({ ok: true, result });
     const listener = recorder();
     feed.listen(listener);
-    expect(listener.events.map((e) => e.type)).toEqual(['turn-start', 'text-delta', 'finish']);
+    expect(listener.events).toEqual([
+      { type: 'turn-start', turn: 0, attempt: 1 },
+      { text: 'ab' },
+      { type: 'finish', result },
+    ]);
     expect(listener.ends).toEqual([undefined]);
   });
 
@@ -103,7 +117,7 @@ describe('a listener (golem/ui)', () => {
       feed.push({ content: 'b' });
     }).toThrow(StreamAbandonedError);
     feed.settle({ ok: true, result });
-    expect(listener.events).toEqual([{ type: 'text-delta', turn: 0, text: 'a' }]);
+    expect(listener.events).toEqual([{ text: 'a' }]);
     expect(listener.ends).toEqual([]);
   });
 
