@@ -189,12 +189,11 @@ async function execute(
         runId,
         ...(job.conversation !== undefined && { conversation: job.conversation }),
       };
-      if (onDelta === undefined) result = await agent.run(job.prompt ?? '', start);
-      else {
-        const stream = agent.runStream(job.prompt ?? '', start);
-        for await (const delta of stream) x.feed.pushDelta(runId, delta);
-        result = await stream.result;
-      }
+      // Deltas go to the feed from the run's own call (no reader and no promise per delta).
+      result =
+        onDelta === undefined
+          ? await agent.run(job.prompt ?? '', start)
+          : await agent.runStream(job.prompt ?? '', { ...start, onDelta }).result;
     } else if (mode === 'resume') {
       result = await agent.resume(runId, job.results ?? {}, {
         ...options,
