@@ -16,6 +16,10 @@
  * - `runStream-onDelta` — the same run read by its `onDelta` callback;
  * - `ui` — `toUIMessageStream(agent.runStream(prompt))` from `golem/ui` (dist/src/ui/index.js)
  *   read to the end with `for await`, counting the `text-delta` chunks' characters;
+ * - `queue-run` — `queue-feed` (below) for a job that does not stream (`options.stream: false`,
+ *   the model's `generate` answers the same text at once): what a queued run costs with the same
+ *   output and no deltas — it records that output (the store, the job's value, the `model_end`
+ *   and `completed` feed events) once per character, whether it streams or not;
  * - `queue-feed` — the worker side of `golem/queue`'s live feed: what `RunWorker` does with a job,
  *   minus BullMQ. Each run is a `start` job handed to `executeDelivery` (dist/src/queue/execute.js,
  *   the function `RunWorker.start` gives BullMQ's consumer) with the executor `RunWorker`'s
@@ -24,7 +28,7 @@
  *   a `RedisControl`, `ActiveRuns`, `resolveLimits()`, the agent through `registryMap`, and a
  *   memory run store (fresh every block). So each run parses the job, reads the store, sends
  *   `started` and waits for its reply (`begin`), runs `agent.runStream` with the feed observer,
- *   pushes every delta as `{ type: 'delta', delta }` (the `for await` loop of execute.js), the
+ *   pushes every delta from the run's `onDelta` (execute.js: `pushDelta`, merging text), the
  *   run events through `feedRunEvent`, and ends with `completed`. One difference: the publisher
  *   is built with `orderedWithJobs: false`, so `end` waits for the last append's reply (the
  *   worker's `true` lets BullMQ's completion, sent next on the same connection, do that wait);
@@ -32,8 +36,8 @@
  *   Redis: GOLEM_BENCH_REDIS_URL, else redis://127.0.0.1:6379; keys under a fresh prefix, each
  *   block's deleted after it (untimed), the whole prefix at the end. Unreachable: n/a.
  *
- *   cd bench && node --expose-gc streaming.js [--deltas=2000] [--runs=300] [--warmup=500]
- *       [--block=10] [--rounds=5] [--variants=loop,runStream,runStream-onDelta,ui,queue-feed]
+ *   cd bench && node --expose-gc streaming.js [--deltas=2000] [--short=200] [--runs=300] [--warmup=500]
+ *       [--block=10] [--rounds=5] [--variants=loop,runStream,runStream-onDelta,ui,queue-feed,queue-run]
  *       [--json=path]
  *
  * Every variant lives in ONE child process (this file forked with `--child=<variant>`): it checks
@@ -41,8 +45,17 @@
  * `--rounds` rounds — variants in an order rotated by the round, one at a time — forces a GC and
  * times `--runs` runs in blocks of `--block`: each block is one sample of wall µs and CPU µs
  * (`process.cpuUsage`, the child's threads) per run. The table gives the medians over the pooled
- * blocks. Overhead per delta = (variant − loop) / deltas, from the CPU medians (the verdicts:
- * the queue feed's wall time also waits for the Redis server) and, for reference, from wall time.
+ * blocks. Overhead per delta = (variant − loop) / deltas, from the CPU medians (the queue feed's
+ * wall time also waits for the Redis server) and, for reference, from wall time: a run's fixed
+ * cost (its start, result, and for the queue feed the job, the store and the feed's round trips)
+ * is spread over its deltas. So every variant also runs at `--short` deltas (default a tenth, in
+ * a child of its own, `--runs` and `--block` scaled up alike, interleaved in the same rounds):
+ * the cost per delta at the margin = ((variant − loop) at `--deltas` − (variant − loop) at
+ * `--short`) / (`--deltas` − `--short`), and the fixed cost per run over the loop = (variant −
+ * loop) at `--short` − that × `--short`. The verdicts are on the margin (what one more delta
+ * costs); the spread figure is printed beside them. For the queue feed the margin is also taken
+ * over `queue-run` (its recording of the output, longer by 4 characters per delta) and over the
+ * loop's own margin: queue-feed − queue-run − loop, the streaming's cost per delta.
  * GOLEM_BENCH_CHILD_ARGS adds node flags to the children, e.g.
  * `GOLEM_BENCH_CHILD_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --expose-gc streaming.js
  * --variants=loop,queue-feed --rounds=1`, then `node profile/cpuprofile-top.js <file> 15`.
@@ -63,11 +76,13 @@ const args = Object.fromEntries(
     .map(([k, v]) => [k, v ?? 'true']),
 );
 const DELTAS = Number(args.deltas ?? 2000);
+// The second run length, for the cost per delta at the margin (0: none). A child gets it as --deltas.
+const SHORT = Number(args.short ?? Math.round(DELTAS / 10));
 const RUNS = Number(args.runs ?? 300);
 const WARMUP = Number(args.warmup ?? 500);
 const BLOCK = Math.max(1, Number(args.block ?? 10));
 const ROUNDS = Number(args.rounds ?? 5);
-const ALL = ['loop', 'runStream', 'runStream-onDelta', 'ui', 'queue-feed'];
+const ALL = ['loop', 'runStream', 'runStream-onDelta', 'ui', 'queue-feed', 'queue-run'];
 const VARIANTS = args.variants === undefined ? ALL : args.variants.split(',');
 const REDIS_URL = process.env.GOLEM_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TARGET_US = 0.1;
@@ -81,8 +96,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** `streamingModel('text')` of frameworks/golem-model.js with DELTAS deltas. */
 const textModel = {
   name: 'bench-fake-stream-text',
+  // What a run that does not stream is answered (queue-run): the same text, at once.
   async generate() {
-    throw new Error('this bench streams');
+    return { message: { role: 'assistant', content: TEXT }, usage: USAGE(), finishReason: 'stop' };
   },
   async stream(_request, onDelta) {
     for (let i = 0; i < DELTAS; i++) await onDelta({ content: TOKEN });
@@ -186,7 +202,9 @@ function uiVariant() {
   return { run };
 }
 
-async function queueFeedVariant() {
+/** The queue feed's worker side (`streamed`), or the same queued run without streaming. */
+async function queueVariant(streamed) {
+  const name = streamed ? 'queue-feed' : 'queue-run';
   const q = (file) => require(path.join(DIST, 'src', 'queue', `${file}.js`));
   const { executeDelivery } = q('execute');
   const { FeedPublisher } = q('feed-publisher');
@@ -264,7 +282,7 @@ async function queueFeedVariant() {
       runId,
       agent: 'bench',
       prompt: S.PROMPT_A,
-      options: {},
+      options: streamed ? {} : { stream: false },
       enqueuedAt: Date.now(),
     };
     const delivery = {
@@ -289,11 +307,11 @@ async function queueFeedVariant() {
       counts.counting = true;
       const value = await run();
       counts.counting = false;
-      if (value.status !== 'completed') throw new Error(`queue-feed: status ${value.status}`);
-      check('queue-feed', value.output, counts.chars);
+      if (value.status !== 'completed') throw new Error(`${name}: status ${value.status}`);
+      check(name, value.output, streamed ? counts.chars : TEXT.length);
       // The feed merges consecutive text deltas of a batch into one event: the characters count.
-      if (counts.deltas < 1 || counts.deltas > DELTAS)
-        throw new Error(`queue-feed: ${counts.deltas} delta events for ${DELTAS} deltas`);
+      if (streamed ? counts.deltas < 1 || counts.deltas > DELTAS : counts.deltas !== 0)
+        throw new Error(`${name}: ${counts.deltas} delta events for ${DELTAS} deltas`);
     },
     /** Untimed: the block's keys deleted, a fresh store. */
     async afterBlock() {
@@ -332,7 +350,8 @@ const FACTORIES = {
   runStream: runStreamVariant,
   'runStream-onDelta': onDeltaVariant,
   ui: uiVariant,
-  'queue-feed': queueFeedVariant,
+  'queue-feed': () => queueVariant(true),
+  'queue-run': () => queueVariant(false),
 };
 
 // ---- child ----------------------------------------------------------------------------------
@@ -387,14 +406,16 @@ async function child(variant) {
 
 // ---- parent ---------------------------------------------------------------------------------
 
-function spawn(variant, prefix) {
+/** A child timing `variant` on runs of `deltas` deltas (shorter runs: more of them, bigger blocks). */
+function spawn(variant, prefix, deltas) {
   const extraArgv = (process.env.GOLEM_BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean);
+  const scale = Math.max(1, Math.round(DELTAS / deltas));
   const argv = [
     `--child=${variant}`,
-    `--deltas=${DELTAS}`,
-    `--runs=${RUNS}`,
-    `--warmup=${WARMUP}`,
-    `--block=${BLOCK}`,
+    `--deltas=${deltas}`,
+    `--runs=${RUNS * scale}`,
+    `--warmup=${WARMUP * scale}`,
+    `--block=${BLOCK * scale}`,
     `--prefix=${prefix}`,
   ];
   const proc = fork(__filename, argv, {
@@ -466,29 +487,45 @@ function table(head, rows) {
 async function parent() {
   for (const v of VARIANTS) if (FACTORIES[v] === undefined) throw new Error(`unknown variant ${v}`);
   const prefix = `golem-bench-stream-${randomUUID().slice(0, 8)}`;
-  const redis = VARIANTS.includes('queue-feed') ? await probeRedis() : undefined;
-  const variants = VARIANTS.filter((v) => v !== 'queue-feed' || redis !== undefined);
+  const queued = (v) => v.startsWith('queue-');
+  const redis = VARIANTS.some(queued) ? await probeRedis() : undefined;
+  const variants = VARIANTS.filter((v) => !queued(v) || redis !== undefined);
   const cpus = os.cpus();
   console.log(
     `streaming bench: ${DELTAS} deltas per run, ${RUNS} timed runs per round (blocks of ${BLOCK}) × ${ROUNDS} rounds, ${WARMUP} warm-up runs; Node ${process.version}, ${cpus[0]?.model ?? '?'} × ${cpus.length}; dist ${DIST}`,
   );
   const procs = {};
-  const samples = Object.fromEntries(variants.map((v) => [v, { wall: [], cpu: [], extra: [] }]));
+  const empty = () =>
+    Object.fromEntries(variants.map((v) => [v, { wall: [], cpu: [], extra: [] }]));
+  const samples = empty();
+  const shortSamples = empty();
+  // One child per variant and run length: `v` at DELTAS, `v@short` at SHORT.
+  const children = variants.flatMap((v) => (SHORT > 0 ? [v, `${v}@short`] : [v]));
+  const sampleOf = (key) =>
+    key.endsWith('@short') ? shortSamples[key.slice(0, -'@short'.length)] : samples[key];
   try {
     // Warm-ups one after another: no child's warm-up overlaps another's timed runs.
-    for (const v of variants) procs[v] = await spawn(v, prefix);
+    for (const key of children) {
+      const short = key.endsWith('@short');
+      procs[key] = await spawn(
+        short ? key.slice(0, -'@short'.length) : key,
+        prefix,
+        short ? SHORT : DELTAS,
+      );
+    }
     for (let round = 0; round < ROUNDS; round++) {
-      const order = variants.map((_, i) => variants[(i + round) % variants.length]);
-      for (const v of order) {
-        const reply = await ask(procs[v], { measure: true, round });
-        samples[v].wall.push(...reply.wall);
-        samples[v].cpu.push(...reply.cpu);
-        samples[v].extra.push(reply.extra);
+      const order = children.map((_, i) => children[(i + round) % children.length]);
+      for (const key of order) {
+        const reply = await ask(procs[key], { measure: true, round });
+        const sample = sampleOf(key);
+        sample.wall.push(...reply.wall);
+        sample.cpu.push(...reply.cpu);
+        sample.extra.push(reply.extra);
       }
     }
-    for (const v of variants) {
-      const exited = new Promise((resolve) => procs[v].once('exit', resolve));
-      procs[v].send({ close: true });
+    for (const key of children) {
+      const exited = new Promise((resolve) => procs[key].once('exit', resolve));
+      procs[key].send({ close: true });
       await exited;
     }
   } finally {
@@ -507,10 +544,17 @@ async function parent() {
     }),
   );
   const loop = stats.loop ?? { wallUs: NaN, cpuUs: NaN };
+  const shortCpu = (v) =>
+    SHORT > 0 && shortSamples[v] !== undefined ? median(shortSamples[v].cpu) : NaN;
   for (const v of VARIANTS) {
     const s = stats[v];
     s.overheadCpuUs = (s.cpuUs - loop.cpuUs) / DELTAS;
     s.overheadWallUs = (s.wallUs - loop.wallUs) / DELTAS;
+    // At the margin: the run's fixed cost cancels out between the two run lengths.
+    s.shortCpuUs = shortCpu(v);
+    const overShort = s.shortCpuUs - shortCpu('loop');
+    s.marginalCpuUs = (s.cpuUs - loop.cpuUs - overShort) / (DELTAS - SHORT);
+    s.fixedCpuUs = overShort - s.marginalCpuUs * SHORT;
   }
   console.log();
   table(
@@ -534,6 +578,28 @@ async function parent() {
       ];
     }),
   );
+  if (SHORT > 0) {
+    console.log();
+    table(
+      [
+        'variant',
+        `CPU µs per run, ${SHORT} deltas`,
+        `CPU µs per run, ${DELTAS} deltas`,
+        'per delta at the margin, over the loop (CPU µs)',
+        'fixed per run, over the loop (CPU µs)',
+      ],
+      VARIANTS.map((v) => {
+        const s = stats[v];
+        return [
+          v,
+          fmt(s.shortCpuUs),
+          fmt(s.cpuUs),
+          v === 'loop' ? '—' : fmtDelta(s.marginalCpuUs),
+          v === 'loop' ? '—' : fmt(s.fixedCpuUs),
+        ];
+      }),
+    );
+  }
   const queue = samples['queue-feed'];
   if (queue !== undefined) {
     const e = (key) => median(queue.extra.map((x) => x[key]));
@@ -553,30 +619,50 @@ async function parent() {
     );
   }
   console.log();
-  const targets = VARIANTS.filter((v) => v !== 'loop').map((v) => {
-    const measured = stats[v].overheadCpuUs;
-    const verdict = !Number.isFinite(measured)
-      ? 'n/a'
-      : measured <= TARGET_US
-        ? 'met'
-        : '**not met**';
+  const verdictOf = (measured) =>
+    !Number.isFinite(measured) ? 'n/a' : measured <= TARGET_US ? 'met' : '**not met**';
+  // A queued run records its output (store, job value, `model_end` and `completed` events) whether
+  // it streams or not: per character, so per delta here. queue-run has the same output without
+  // streaming; what queue-feed costs per delta beyond it and beyond the loop is the streaming.
+  const loopSlope = (loop.cpuUs - shortCpu('loop')) / (DELTAS - SHORT);
+  const recording = stats['queue-run']?.marginalCpuUs;
+  const targets = VARIANTS.filter((v) => v !== 'loop' && v !== 'queue-run').map((v) => {
+    const s = stats[v];
+    // The verdict is on the margin when both run lengths ran; the spread figure is beside it.
+    let measured = SHORT > 0 ? s.marginalCpuUs : s.overheadCpuUs;
+    let measuredText =
+      SHORT > 0
+        ? `${fmtDelta(s.marginalCpuUs)} µs at the margin (+ ${fmt(s.fixedCpuUs)} µs per run; ${fmtDelta(s.overheadCpuUs)} µs spread over ${DELTAS})`
+        : `${fmtDelta(s.overheadCpuUs)} µs`;
+    if (v === 'queue-feed' && SHORT > 0 && recording !== undefined && Number.isFinite(recording)) {
+      measured = s.marginalCpuUs - recording - loopSlope;
+      measuredText = `${fmtDelta(measured)} µs at the margin over queue-run and the loop (${fmtDelta(s.marginalCpuUs)} over the loop, of which ${fmtDelta(recording + loopSlope)} a queued run's recording of the longer output; ${fmtDelta(s.overheadCpuUs)} spread over ${DELTAS})`;
+    }
     return [
       `streaming: ${v} per delta over the callback loop`,
       `≤ ${TARGET_US} µs`,
-      `${fmtDelta(measured)} µs`,
-      verdict,
+      measuredText,
+      verdictOf(measured),
     ];
   });
   table(['target', 'wanted', 'measured', 'verdict'], targets);
   if (args.json !== undefined) {
     const out = {
-      settings: { deltas: DELTAS, runs: RUNS, warmup: WARMUP, block: BLOCK, rounds: ROUNDS },
+      settings: {
+        deltas: DELTAS,
+        short: SHORT,
+        runs: RUNS,
+        warmup: WARMUP,
+        block: BLOCK,
+        rounds: ROUNDS,
+      },
       node: process.version,
       cpu: cpus[0]?.model,
       cores: cpus.length,
       dist: DIST,
       stats,
       samples,
+      shortSamples,
     };
     fs.writeFileSync(args.json, `${JSON.stringify(out, null, 2)}\n`);
   }
