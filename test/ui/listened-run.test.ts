@@ -150,6 +150,17 @@ describe('listened and iterated give the same chunks', () => {
       { type: 'finish', finishReason: 'error', messageMetadata: { pending: null } },
     ]);
   });
+  test('next() called again before the previous one settled answers in order', async () => {
+    const iterator = toUIMessageStream(weatherAgent().runStream('Weather?'), options)[
+      Symbol.asyncIterator
+    ]();
+    const steps = await Promise.all(Array.from({ length: 40 }, () => iterator.next()));
+    const other = await read(
+      toUIMessageStream(iterated(weatherAgent().runStream('Weather?')), options),
+    );
+    expect(steps.filter((s) => s.done !== true).map((s) => s.value)).toEqual(other.chunks);
+    expect(steps.slice(other.chunks.length).every((s) => s.done === true)).toBe(true);
+  });
 });
 
 describe('an option that throws', () => {
