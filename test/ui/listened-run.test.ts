@@ -150,6 +150,7 @@ describe('listened and iterated give the same chunks', () => {
       { type: 'finish', finishReason: 'error', messageMetadata: { pending: null } },
     ]);
   });
+
   test('next() called again before the previous one settled answers in order', async () => {
     const iterator = toUIMessageStream(weatherAgent().runStream('Weather?'), options)[
       Symbol.asyncIterator
