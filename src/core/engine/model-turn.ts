@@ -20,7 +20,8 @@ import type { SignalSource } from './run-signal';
 import { startTurnDeadline, TurnTimeoutError, type TurnDeadline } from './turn-deadline';
 
 /**
- * Calls the model for one turn and returns the normalised response. Non-streaming turns retry
+ * Calls the model for one turn and returns the normalised response (a plain turn — see
+ * {@link isPlainTurn} — is awaited by the loop itself: {@link plainCall}). Non-streaming turns retry
  * retryable failures up to `maxAttempts` with backoff; streaming turns are single-attempt. Each
  * call (stream included) is bounded by the turn deadline, whose expiry is a retryable
  * `TurnTimeoutError`. A provider asking to wait longer than `maxRetryWait` ends the retries with
@@ -33,9 +34,7 @@ export function modelTurn<Deps>(
   turn: number,
   request: ModelRequest,
 ): Promise<ModelResponse> {
-  return isPlainTurn(config, state)
-    ? plainTurn(config, state, turn, request)
-    : modelAttempts(config, state, turn, request, 1);
+  return modelAttempts(config, state, turn, request, 1);
 }
 
 /**
@@ -43,7 +42,7 @@ export function modelTurn<Deps>(
  * bounded by a turn deadline, and no middleware or call scope. Such a turn skips the per-attempt
  * machinery (events, deadline, options, trace scope) until its first attempt fails.
  */
-function isPlainTurn<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>): boolean {
+export function isPlainTurn<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>): boolean {
   const { run } = state;
   return (
     run.onDelta === undefined &&
@@ -56,21 +55,30 @@ function isPlainTurn<Deps>(config: EngineConfig<Deps>, state: RunProgress<Deps>)
   );
 }
 
-/** A plain turn's first attempt; a failure continues in {@link modelAttempts} as its attempt 1. */
-async function plainTurn<Deps>(
+/**
+ * A plain turn's first attempt: the model called directly, the caller normalising what it answers
+ * (`normaliseResponse(raw, state.requests)`). A failure — a throw, a rejection, or a response that
+ * does not normalise — goes to {@link plainTurnFailed}.
+ */
+export function plainCall<Deps>(
+  config: EngineConfig<Deps>,
+  state: RunProgress<Deps>,
+  request: ModelRequest,
+): Promise<unknown> {
+  state.requests++;
+  return config.model.generate(request, plainOptions(state));
+}
+
+/** A plain turn whose first attempt failed with `caught`: the full attempt loop from attempt 2. */
+export async function plainTurnFailed<Deps>(
   config: EngineConfig<Deps>,
   state: RunProgress<Deps>,
   turn: number,
   request: ModelRequest,
+  caught: unknown,
 ): Promise<ModelResponse> {
-  state.requests++;
-  try {
-    const raw: unknown = await config.model.generate(request, plainOptions(state));
-    return normaliseResponse(raw, state.requests);
-  } catch (caught) {
-    await failedAttempt(config, state, turn, 1, config.maxAttempts, caught, undefined);
-    return modelAttempts(config, state, turn, request, 2);
-  }
+  await failedAttempt(config, state, turn, 1, config.maxAttempts, caught, undefined);
+  return modelAttempts(config, state, turn, request, 2);
 }
 
 /**
