@@ -50,8 +50,13 @@ const storedRuns = onFirstUse(
 );
 
 /** `executeRun` of the run loop, which loads on the first run. Internal. */
-export const executeRun: typeof Run.executeRun = (config, decoder, state, step) =>
-  withModule(runLoop(), (m) => m.executeRun(config, decoder, state, step));
+export const executeRun: typeof Run.executeRun = (config, decoder, state, step) => {
+  const loaded = runLoop();
+  // Loaded (every run but an ES-module source's first): called at once, no closure per run.
+  return loaded instanceof Promise
+    ? loaded.then((m) => m.executeRun(config, decoder, state, step))
+    : loaded.executeRun(config, decoder, state, step);
+};
 
 /** `runStored`, which loads the durable layer when a run first uses a store. Internal. */
 export const runStored: typeof StoredRun.runStored = (agent, store, options, prepare) =>
