@@ -3,7 +3,7 @@ import type { Message, ToolCall } from '../contract/message';
 import type { ModelResponse } from '../contract/response';
 import type { ThinkingBlock } from '../contract/thinking';
 import type { Usage } from '../contract/usage';
-import { USAGE_DETAILS } from '../contract/usage';
+import { USAGE_DETAILS, type UsageDetail } from '../contract/usage';
 import { isRecord } from '../kit/guards';
 import { escapeLoneSurrogates } from '../kit/lone-surrogates';
 import { showValue } from '../kit/error-base';
@@ -133,6 +133,17 @@ function normaliseThinking(value: unknown, raw: unknown): readonly ThinkingBlock
   );
 }
 
+/**
+ * The detail counters `normaliseUsage` reads by name. `satisfies` fails to compile when
+ * `USAGE_DETAILS` gains one: add it here and to that check.
+ */
+const _NAMED_DETAILS = {
+  cacheReadTokens: true,
+  cacheWriteTokens: true,
+  reasoningTokens: true,
+  cachedResponses: true,
+} as const satisfies Record<UsageDetail, true>;
+
 function normaliseUsage(value: unknown): Usage {
   const usage = (typeof value === 'object' && value !== null ? value : {}) as Partial<
     Record<keyof Usage, unknown>
@@ -141,7 +152,15 @@ function normaliseUsage(value: unknown): Usage {
     inputTokens: tokenCount(usage.inputTokens),
     outputTokens: tokenCount(usage.outputTokens),
   };
-  // Detail counters stay absent unless reported: "not reported" differs from zero.
+  // Detail counters stay absent unless reported: "not reported" differs from zero. Most usage
+  // reports have none: read by name (fast; see _NAMED_DETAILS), the loop only when one is there.
+  if (
+    usage.cacheReadTokens === undefined &&
+    usage.cacheWriteTokens === undefined &&
+    usage.reasoningTokens === undefined &&
+    usage.cachedResponses === undefined
+  )
+    return normalised;
   for (const key of USAGE_DETAILS) {
     const detail = (usage as Record<string, unknown>)[key];
     if (typeof detail === 'number' && Number.isFinite(detail)) normalised[key] = tokenCount(detail);
