@@ -3,8 +3,8 @@
  * queue (`getReader`, `Response`) gives the same chunks and the same text, fails alike, locks
  * alike, and stops the run alike when its reader stops.
  */
-import { Agent, defineTool, RunError, type RunStream } from 'golem';
-import { ScriptedModel, StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+import { Agent, RunError, type RunStream } from 'golem';
+import { ScriptedModel, textResponse } from 'golem/testing';
 import {
   createUIMessageStreamResponse,
   formatUIMessageChunk,
@@ -20,6 +20,7 @@ import {
 import type { RunStreamEvent } from '../../src/core/engine/stream-event-types';
 import type { Result } from '../../src/core/engine/result';
 import { collect, eventSource } from './ai-client';
+import { failingToolAgent, hangingAgent, weatherAgent } from './test-agents';
 
 const usage = { inputTokens: 3, outputTokens: 5 };
 const done = (output: string): RunStreamEvent<string> => ({
@@ -55,45 +56,6 @@ async function byReader<T>(stream: ReadableStream<T>): Promise<Reading<T>> {
   } catch (error) {
     return { values, error };
   }
-}
-
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'Weather of a city.',
-  schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  execute: () => 'sunny',
-});
-
-function weatherAgent(): Agent {
-  const model = new StreamFunctionModel(async (request, emit) => {
-    if (!request.messages.some((m) => m.role === 'tool')) {
-      await emit({ content: 'Let me check. ' });
-      await emit({ toolCalls: [{ index: 0, id: 'call-1', name: 'get_weather' }] });
-      for (const piece of ['{"city":', '"Lagos"}'])
-        await emit({ toolCalls: [{ index: 0, argsFragment: piece }] });
-      return toolCallResponse(
-        [{ id: 'call-1', name: 'get_weather', args: '{"city":"Lagos"}' }],
-        usage,
-        'Let me check. ',
-      );
-    }
-    for (const word of ['It ', 'is ', 'sunny.']) await emit({ content: word });
-    return textResponse('It is sunny.', usage);
-  });
-  return new Agent({ model, tools: [weather] });
-}
-
-function failingToolAgent(): Agent {
-  const broken = defineTool({
-    name: 'broken',
-    description: 'Fails.',
-    schema: { type: 'object' },
-    execute: () => {
-      throw new Error('nope');
-    },
-  });
-  const model = new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'broken' }])]);
-  return new Agent({ model, tools: [broken] });
 }
 
 /** A run source whose event iteration fails at once (the run could not start). */
@@ -311,21 +273,6 @@ describe('locking', () => {
     expect([...first, ...rest.values]).toEqual(all);
   });
 });
-
-/** A model that streams a first word, then hangs until its call is aborted. */
-function hangingAgent(aborted: () => void): Agent {
-  const model = new StreamFunctionModel(async (_request, emit, callOptions) => {
-    await emit({ content: 'Partial ' });
-    await new Promise<never>((_resolve, reject) => {
-      callOptions.signal?.addEventListener('abort', () => {
-        aborted();
-        reject(callOptions.signal?.reason as Error);
-      });
-    });
-    return textResponse('never');
-  });
-  return new Agent({ model });
-}
 
 describe('a reader that stops stops the run', () => {
   test('break out of for await aborts the run; its error keeps the evidence', async () => {

@@ -3,8 +3,8 @@
  * the run makes them, with no promise per event); any other event source is iterated. Both give
  * the same chunks, fail alike, and stop the run alike.
  */
-import { Agent, defineTool, RunError, RunInputError, type RunStream } from 'golem';
-import { ScriptedModel, StreamFunctionModel, textResponse, toolCallResponse } from 'golem/testing';
+import { Agent, RunError, RunInputError, type RunStream } from 'golem';
+import { ScriptedModel, textResponse } from 'golem/testing';
 import {
   toUIMessageStream,
   type UIEventSource,
@@ -13,8 +13,8 @@ import {
 } from 'golem/ui';
 import { StreamAbandonedError } from '../../src/core/engine/delta-stream';
 import { RunStreamFeed } from '../../src/core/engine/run-stream-feed';
+import { failingToolAgent, hangingAgent, weatherAgent } from './test-agents';
 
-const usage = { inputTokens: 3, outputTokens: 5 };
 const options = { messageId: 'm1' };
 
 interface Reading {
@@ -35,49 +35,6 @@ async function read(stream: AsyncIterable<UIMessageChunk>): Promise<Reading> {
 /** The same run's events, but not a golem run stream: `toUIMessageStream` iterates them. */
 function iterated<Output>(run: RunStream<Output>): UIEventSource<Output> {
   return { events: run.events };
-}
-
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'Weather of a city.',
-  schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  execute: () => 'sunny',
-});
-
-/** Text, a streamed tool call, its output, then an answer of `words` fragments. */
-function weatherAgent(words = ['It ', 'is ', 'sunny.']): Agent {
-  const model = new StreamFunctionModel(async (request, emit) => {
-    if (!request.messages.some((m) => m.role === 'tool')) {
-      await emit({ content: 'Let me check. ' });
-      await emit({ toolCalls: [{ index: 0, id: 'call-1', name: 'get_weather' }] });
-      for (const piece of ['{"city":', '"Lagos"}'])
-        await emit({ toolCalls: [{ index: 0, argsFragment: piece }] });
-      return toolCallResponse(
-        [{ id: 'call-1', name: 'get_weather', args: '{"city":"Lagos"}' }],
-        usage,
-        'Let me check. ',
-      );
-    }
-    // Emitted without waiting between fragments: the run runs ahead of its reader.
-    for (const word of words) void emit({ content: word });
-    return textResponse(words.join(''), usage);
-  });
-  return new Agent({ model, tools: [weather] });
-}
-
-/** A model that streams a first word, then waits until its call is aborted. */
-function hangingAgent(aborted: () => void): Agent {
-  const model = new StreamFunctionModel(async (_request, emit, callOptions) => {
-    await emit({ content: 'Partial ' });
-    await new Promise<never>((_resolve, reject) => {
-      callOptions.signal?.addEventListener('abort', () => {
-        aborted();
-        reject(callOptions.signal?.reason as Error);
-      });
-    });
-    return textResponse('never');
-  });
-  return new Agent({ model });
 }
 
 afterEach(() => {
@@ -106,32 +63,22 @@ describe('listened and iterated give the same chunks', () => {
   test('a reader far behind the run gets every chunk, in order', async () => {
     const words = Array.from({ length: 300 }, (_, i) => `w${i} `);
     const slow: UIMessageChunk[] = [];
-    for await (const chunk of toUIMessageStream(weatherAgent(words).runStream('Go'), options)) {
+    for await (const chunk of toUIMessageStream(
+      weatherAgent({ words, ahead: true }).runStream('Go'),
+      options,
+    )) {
       slow.push(chunk);
       if (slow.length % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     const other = await read(
-      toUIMessageStream(iterated(weatherAgent(words).runStream('Go')), options),
+      toUIMessageStream(iterated(weatherAgent({ words, ahead: true }).runStream('Go')), options),
     );
     expect(slow).toEqual(other.chunks);
     expect(slow.filter((c) => c.type === 'text-delta')).toHaveLength(301);
   });
 
   test('a failed run, and a run that cannot start (its failure is no RunError)', async () => {
-    const failing = () =>
-      new Agent({
-        model: new ScriptedModel([toolCallResponse([{ id: 'b1', name: 'broken' }])]),
-        tools: [
-          defineTool({
-            name: 'broken',
-            description: 'Fails.',
-            schema: { type: 'object' },
-            execute: () => {
-              throw new Error('nope');
-            },
-          }),
-        ],
-      });
+    const failing = failingToolAgent;
     const failed = await read(toUIMessageStream(failing().runStream('Go'), options));
     expect(failed).toEqual(
       await read(toUIMessageStream(iterated(failing().runStream('Go')), options)),

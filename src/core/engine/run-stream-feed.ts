@@ -119,6 +119,7 @@ class Reader<T> implements Sink<T> {
   ended = false;
   resolve: ((value: IteratorResult<T>) => void) | undefined;
   reject: ((error: unknown) => void) | undefined;
+
   push(value: T): void {
     const resolve = this.resolve;
     if (resolve !== undefined) {
