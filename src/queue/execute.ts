@@ -2,6 +2,7 @@ import type { RunStore } from '../core/durable/port';
 import type { RunRecord } from '../core/durable/records';
 import { decodeRun } from '../core/durable/records';
 import type { Result } from '../core/engine/result';
+import { RunStreamFeed } from '../core/engine/run-stream-feed';
 import type { DeltaHandler } from '../core/contract/model';
 import type { ActiveRun, ActiveRuns } from './active-runs';
 import type { FeedPublisher } from './feed-publisher';
@@ -189,11 +190,14 @@ async function execute(
         runId,
         ...(job.conversation !== undefined && { conversation: job.conversation }),
       };
-      // Deltas go to the feed from the run's own call (no reader and no promise per delta).
-      result =
-        onDelta === undefined
-          ? await agent.run(job.prompt ?? '', start)
-          : await agent.runStream(job.prompt ?? '', { ...start, onDelta }).result;
+      if (onDelta === undefined) result = await agent.run(job.prompt ?? '', start);
+      else {
+        // Deltas go to the feed from the run's own call (no reader, no promise per delta), and
+        // the stream, which nothing iterates, keeps none of them.
+        const stream = agent.runStream(job.prompt ?? '', { ...start, onDelta });
+        if (stream instanceof RunStreamFeed) stream.discard();
+        result = await stream.result;
+      }
     } else if (mode === 'resume') {
       result = await agent.resume(runId, job.results ?? {}, {
         ...options,

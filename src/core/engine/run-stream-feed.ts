@@ -14,12 +14,13 @@ export type RunStreamOutcome<Output> =
   | { readonly ok: false; readonly error: unknown };
 
 /** The ways to read a run stream; a stream has one reader. */
-type View = 'deltas' | 'events' | 'text';
+type View = 'deltas' | 'events' | 'text' | 'nobody';
 
 const VIEW_NAMES: Record<View, string> = {
   deltas: 'iterating the stream (deltas)',
   events: 'stream.events',
   text: 'stream.textStream',
+  nobody: 'nobody (it was given up: the run is read through onDelta and result)',
 };
 
 /** A run event kept in the feed between deltas (deltas are stored as they are). */
@@ -100,6 +101,14 @@ const DELTAS: Translator<Delta> = {
   event: () => undefined,
   end: () => undefined,
 };
+
+/** Keeps nothing: the stream given up (see `RunStreamFeed.discard`). */
+const NOTHING_KEPT: Translator<never> = {
+  delta: () => undefined,
+  event: () => undefined,
+  end: () => undefined,
+};
+const NO_SINK: Sink<never> = { push: () => undefined };
 
 /** A fresh end-of-iteration result (never shared: a caller may keep or change it). */
 function done(): IteratorResult<never> {
@@ -280,6 +289,20 @@ export class RunStreamFeed<Output> implements AsyncIterable<Delta> {
     return () => {
       this.abandon();
     };
+  }
+
+  /**
+   * Gives the stream up: its caller reads the run through `onDelta` and `result` only, so nothing
+   * is kept for a reader (a stream nobody iterates otherwise keeps every delta until the run
+   * ends). A reader after this throws `TypeError`.
+   */
+  discard(): void {
+    this.attach('nobody', {
+      translator: NOTHING_KEPT,
+      sink: NO_SINK,
+      reader: undefined,
+      listener: undefined,
+    });
   }
 
   private pulled<T>(view: View, translator: Translator<T>): AsyncIterator<T> {

@@ -196,3 +196,19 @@ describe('an iterated view', () => {
     await expect(waiting).rejects.toThrow('store down');
   });
 });
+
+describe('a stream given up (discard)', () => {
+  test('keeps nothing for a reader, ends quietly, and refuses a reader', () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    feed.observe(turnStart(0));
+    feed.push({ content: 'a' });
+    feed.discard();
+    for (let i = 0; i < 100; i++) feed.push({ content: 'b' });
+    feed.observe(turnStart(1));
+    // What came before and after: nothing kept (the buffer a reader would read stays empty).
+    expect((feed as unknown as { buffer: unknown[] }).buffer).toHaveLength(0);
+    feed.settle({ ok: true, result });
+    expect(() => feed[Symbol.asyncIterator]()).toThrow(/already read by nobody/);
+    expect(() => feed.listen(recorder())).toThrow(TypeError);
+  });
+});
