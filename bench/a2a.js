@@ -21,13 +21,9 @@
 const http = require('node:http');
 const path = require('node:path');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const CALLS = Number(args.calls ?? 300);
 const ROUNDS = Number(args.rounds ?? 5);
 const WARMUP = Number(args.warmup ?? 100);

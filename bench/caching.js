@@ -23,13 +23,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const STORES = (args.stores ?? 'none,memory,sqlite,postgres,redis').split(',');
 const CALLS = Number(args.calls ?? 2000);
 const ROUNDS = Number(args.rounds ?? 5);

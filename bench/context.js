@@ -26,13 +26,9 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const PARTS = (args.parts ?? 'compaction,recall,embedding').split(',');
 const SIZES = (args.sizes ?? '10000,100000').split(',').map(Number);
 const DIMS = Number(args.dims ?? 384);

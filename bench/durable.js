@@ -32,13 +32,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const RUNS = Number(args.runs ?? 300);
 const ROUNDS = Number(args.rounds ?? 7);
 const CONCURRENT = Number(args.concurrent ?? 1000);

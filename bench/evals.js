@@ -31,13 +31,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const CASES = Number(args.cases ?? 100);
 const ROUNDS = Number(args.rounds ?? 5);
 const WARMUP = Number(args.warmup ?? 20);

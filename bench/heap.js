@@ -24,13 +24,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const golem = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const RUNS = Number(args.runs ?? 1000000);
 const VARIANTS = (args.variants ?? 'golem,golem-decorated').split(',');
 const SAMPLES = Number(args.samples ?? 15);

@@ -16,13 +16,9 @@ const path = require('node:path');
 const { DIST, GOLEM_DECORATORS, buildDecorated } = require('./golem.js');
 const S = require('./scenario');
 const { fakeModel } = require('./frameworks/golem-model');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const RUNS = Number(args.runs ?? 500);
 const ROUNDS = Number(args.rounds ?? 25);
 

@@ -30,13 +30,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { DIST, GOLEM, ROOT } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const REDIS_URL = process.env.GOLEM_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const fromRoot = (id) => require(require.resolve(id, { paths: [ROOT] }));
 /**

@@ -68,13 +68,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { DIST, GOLEM, ROOT } = require('./golem.js');
 const S = require('./scenario');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const DELTAS = Number(args.deltas ?? 2000);
 // The second run length, for the cost per delta at the margin (0: none). A child gets it as --deltas.
 const SHORT = Number(args.short ?? Math.round(DELTAS / 10));

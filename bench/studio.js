@@ -24,13 +24,9 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT, DIST } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const RUNS = Number(args.runs ?? 10_000);
 const LOADS = Number(args.loads ?? 5);
 const API_CALLS = Number(args.api ?? 20);

@@ -47,13 +47,9 @@ const os = require('node:os');
 const path = require('node:path');
 const S = require('./scenario');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const STREAMS = Number(args.streams ?? 1000);
 const DELTAS = Number(args.deltas ?? 200);
 const ROUNDS = Number(args.rounds ?? 5);

@@ -24,13 +24,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { DIST, GOLEM } = require('./golem.js');
+const { cliArgs } = require('./cli-args');
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a) => a.replace(/^--/, '').split('='))
-    .map(([k, v]) => [k, v ?? 'true']),
-);
+const args = cliArgs();
 const STORES = (args.stores ?? 'memory,sqlite,postgres').split(',');
 const STEPS = Number(args.steps ?? 20);
 const RUNS = Number(args.runs ?? 200);
