@@ -81,6 +81,14 @@ export class ChunkSource<Output> implements ChunkReader {
   /** The waiting read of a listened run: what settles it. */
   private resolveWait: ((value: unknown) => void) | undefined;
   private rejectWait: ((error: unknown) => void) | undefined;
+  /** The executor of a listened run's waiting read (one for the source, not one per read). */
+  private readonly waitFor = (
+    resolve: (value: unknown) => void,
+    reject: (error: unknown) => void,
+  ): void => {
+    this.resolveWait = resolve;
+    this.rejectWait = reject;
+  };
 
   constructor(
     run: UIEventSource<Output>,
@@ -131,10 +139,7 @@ export class ChunkSource<Output> implements ChunkReader {
     this.atEnd = atEnd;
     if (this.listening) {
       // The next event the run makes answers it (`wake`).
-      const waited = new Promise<V>((resolve, reject) => {
-        this.resolveWait = resolve as (value: unknown) => void;
-        this.rejectWait = reject;
-      });
+      const waited = new Promise<unknown>(this.waitFor) as Promise<V>;
       this.waited = waited;
       return waited;
     }

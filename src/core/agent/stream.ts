@@ -7,6 +7,7 @@ import { PartialOutputFeed } from '../engine/partial-output';
 import type { Result, RunResult } from '../engine/result';
 import type { EngineConfig } from '../engine/run-config';
 import { RunStreamFeed } from '../engine/run-stream-feed';
+import { StreamedText, recordsStreamedText } from '../engine/streamed-text';
 import type { RunStreamEvent } from '../engine/stream-event-types';
 
 /**
@@ -74,22 +75,30 @@ export function startRunStream<O extends StreamControls, Output, Pausable extend
     controller.abort(new StreamAbandonedError());
   };
   const feed = new RunStreamFeed<Output>(abandoned);
-  const partial = new PartialOutputFeed<Output>(source, abandoned);
+  // The current model call's answer text: for `partialOutput`, and for the engine (the text of a
+  // call that fails is the run's partial evidence), which then keeps no copy of its own.
+  const answer = new StreamedText();
+  const partial = new PartialOutputFeed<Output>(source, answer, abandoned);
   const { onDelta } = options;
   // Not async: no promise per delta unless the caller's `onDelta` returns one. A throw (the
   // reader stopped, or the caller's handler threw) is a rejection, as from an async handler.
   const handler: DeltaHandler = (delta) => {
     try {
+      answer.add(delta.content);
       feed.push(delta);
-      partial.push(delta);
+      if (partial.takesDeltas) partial.push(delta);
       return onDelta === undefined ? undefined : onDelta(delta);
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown
       return Promise.reject(error);
     }
   };
+  recordsStreamedText(handler, answer);
   const observer = (event: RunEvent): void => {
-    if (event.kind === 'model_start') partial.turnStarted();
+    if (event.kind === 'model_start') {
+      partial.turnStarted();
+      answer.clear();
+    }
     feed.observe(event);
     options.observer?.(event);
   };

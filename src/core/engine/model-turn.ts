@@ -14,6 +14,7 @@ import { callOptions, endEvent, price } from './model-turn-events';
 import { normaliseResponse } from './response';
 import { planRetry } from './retry';
 import { StreamCallIds } from './stream-call-ids';
+import { StreamedText, streamedTextOf } from './streamed-text';
 import { RetryAfterTooLongError } from './retry-after-error';
 import { withLazySignal } from './lazy-signal';
 import type { SignalSource } from './run-signal';
@@ -207,13 +208,17 @@ async function streamTurn<Deps>(
     throw agentConfigError(
       `model ${model.name ?? ''} does not support streaming`.replace('  ', ' '),
     );
-  let streamed = '';
+  // The text streamed so far: the handler's own record when it keeps one (a run stream's), else
+  // the engine's.
+  const recorded = streamedTextOf(onDelta);
+  const streamed = recorded ?? new StreamedText();
+  const own = recorded === undefined ? streamed : undefined;
   let ids: StreamCallIds | undefined;
   try {
     const response = await model.stream(
       request,
       (delta) => {
-        if (delta.content !== undefined) streamed += delta.content;
+        own?.add(delta.content);
         if (delta.toolCalls !== undefined) {
           ids ??= new StreamCallIds(state.requests);
           return onDelta(ids.fill(delta));
@@ -226,7 +231,8 @@ async function streamTurn<Deps>(
     if (late !== undefined) throw late;
     return response;
   } catch (error) {
-    if (streamed !== '') state.interrupted = { role: 'assistant', content: streamed };
+    const text = streamed.text();
+    if (text !== '') state.interrupted = { role: 'assistant', content: text };
     throw error;
   }
 }

@@ -171,6 +171,31 @@ describe('streaming structured output: partialOutput', () => {
     expect(await all(stream.partialOutput)).toEqual([result.output]);
   });
 
+  test('a reader that starts mid-answer sees the answer from its start, then the rest', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let halfway!: () => void;
+    const streamedHalf = new Promise<void>((resolve) => (halfway = resolve));
+    const model = new StreamFunctionModel(async (_request, emit) => {
+      await emit({ content: 'Hel' });
+      await emit({ content: 'lo' });
+      halfway();
+      await released;
+      await emit({ content: ', world' });
+      return textResponse('Hello, world');
+    });
+    const stream = new Agent({ model }).runStream('greet');
+    await streamedHalf;
+    const partials = stream.partialOutput[Symbol.asyncIterator]();
+    expect(await partials.next()).toEqual({ value: 'Hello', done: false });
+    release();
+    const rest: unknown[] = [];
+    for (let step = await partials.next(); step.done !== true; step = await partials.next())
+      rest.push(step.value);
+    expect(rest.at(-1)).toBe('Hello, world');
+    expect((await stream.result).output).toBe('Hello, world');
+  });
+
   test('a failed run ends the partials without a final value; result carries the error', async () => {
     const agent = new Agent<undefined, Forecast>({
       model: nativeModel(['{"city": "Lagos"}'], 50),
