@@ -58,21 +58,29 @@ function optionalString(value: unknown): boolean {
  * The last event of a feed batch while it is a plain text fragment that later fragments of the same
  * kind may join: content text, one reasoning block's text, or one tool call's arguments. The first
  * fragment is kept as it came; when a second joins, the batch's last event is replaced by a fresh
- * delta (owned here, never the caller's object) carrying the concatenated text, updated as more
- * join. Subscribers read the same text, in the same order, in fewer events. Internal.
+ * delta (owned here, never the caller's object) that carries the concatenated text once the tail
+ * is {@link DeltaTail.seal}ed — before the batch is read. Until then the fragments are kept apart
+ * (a string per fragment would live, and be copied by each young-generation collection, until the
+ * batch is sent). Subscribers read the same text, in the same order, in fewer events. Internal.
  */
 export class DeltaTail {
   /** The merged delta's object holding the text (`content`, `text`, `argsFragment`), once made. */
   private leaf: Record<string, unknown> | undefined;
+  /** The fragments joined so far, from the first, once a second joined. */
+  private parts: string[] | undefined;
+  /** The merged text's length (UTF-16 code units). */
+  private length: number;
 
   private constructor(
     private readonly kind: number,
     private readonly index: number,
-    private text: string,
+    private readonly text: string,
     private readonly first: Delta,
     private readonly events: RunFeedEvent[],
     private readonly at: number,
-  ) {}
+  ) {
+    this.length = text.length;
+  }
 
   /**
    * A tail for `delta`, just added to `events` at `at`, if later fragments may join it: content
@@ -130,14 +138,30 @@ export class DeltaTail {
           ? delta.content
           : undefined
         : continuation(delta, this.kind, this.index);
-    if (text === undefined || this.text.length + text.length > MERGED_TEXT_MAX) return false;
-    const joined = this.text + text;
-    this.text = joined;
-    const leaf = this.leaf ?? (this.leaf = this.merged());
+    if (text === undefined || this.length + text.length > MERGED_TEXT_MAX) return false;
+    this.length += text.length;
+    const parts = this.parts;
+    if (parts !== undefined) parts.push(text);
+    else {
+      this.parts = [this.text, text];
+      this.leaf = this.merged();
+    }
+    return true;
+  }
+
+  /**
+   * Writes the joined text into the merged delta: called before the batch is read (it is sent, or
+   * another event ends the tail). Nothing joins after.
+   */
+  seal(): void {
+    const parts = this.parts;
+    const leaf = this.leaf;
+    if (parts === undefined || leaf === undefined) return;
+    this.parts = undefined;
+    const joined = parts.join('');
     if (this.kind === CONTENT) leaf.content = joined;
     else if (this.kind === THINKING) leaf.text = joined;
     else leaf.argsFragment = joined;
-    return true;
   }
 
   /** Puts a fresh delta like the first in the batch's place of it; returns its text's object. */

@@ -75,6 +75,9 @@ function idle(pending: Pending): boolean {
  */
 export class FeedPublisher {
   private readonly runs = new Map<string, Pending>();
+  /** The run of the last delta looked up, and its entry: a run's deltas come in a row. */
+  private lastRun: string | undefined;
+  private lastPending: Pending | undefined;
   /** Batches to send when this turn of the event loop ends. */
   private due: Batch[] = [];
   private dropped = 0;
@@ -110,7 +113,13 @@ export class FeedPublisher {
 
   /** Joins `delta` to the run's batch's last delta if it can, else adds `event` (or a new one). */
   private addDelta(runId: string, delta: Delta, event: RunFeedEvent | undefined): void {
-    const next = this.runs.get(runId)?.next;
+    let pending = runId === this.lastRun ? this.lastPending : undefined;
+    if (pending === undefined) {
+      pending = this.runs.get(runId);
+      this.lastRun = runId;
+      this.lastPending = pending;
+    }
+    const next = pending?.next;
     if (next?.tail !== undefined && this.waiting(next.pending) < this.maxBuffered) {
       if (next.tail.join(delta)) {
         next.units++;
@@ -161,9 +170,10 @@ export class FeedPublisher {
     }
     const next = pending.next;
     if (next !== undefined) {
+      next.tail?.seal();
+      next.tail = undefined;
       next.events.push(event);
       next.units++;
-      next.tail = undefined;
       return next;
     }
     let settle: Batch['settle'] = () => undefined;
@@ -199,6 +209,7 @@ export class FeedPublisher {
     for (const batch of batches) {
       batch.sent = true;
       batch.pending.next = undefined;
+      batch.tail?.seal();
       batch.tail = undefined;
       batch.pending.inFlight += batch.units;
     }
@@ -231,8 +242,10 @@ export class FeedPublisher {
       return await sent;
     } finally {
       pending.inFlight -= batch.units;
-      if (pending.last === sent && idle(pending) && this.runs.get(runId) === pending)
+      if (pending.last === sent && idle(pending) && this.runs.get(runId) === pending) {
         this.runs.delete(runId);
+        if (this.lastPending === pending) this.lastRun = this.lastPending = undefined;
+      }
     }
   }
 }

@@ -223,3 +223,23 @@ test('deltas count as pushed against maxBuffered: merging drops the same ones', 
     [{ type: 'delta', delta: text('de') }, done],
   ]);
 });
+
+test('runs interleaved merge apart; a run forgotten after its writes merges afresh when it comes back', async () => {
+  const { feed, appends } = recordingFeed();
+  const publisher = new FeedPublisher(feed, () => undefined);
+  for (const c of 'abc') {
+    publisher.pushDelta('r1', text(c));
+    publisher.pushDelta('r2', text(c.toUpperCase()));
+  }
+  await publisher.end('r1', done);
+  await publisher.end('r2', done);
+  // Both written: the publisher keeps nothing of either run.
+  publisher.pushDelta('r1', text('x'));
+  publisher.pushDelta('r1', text('y'));
+  await publisher.end('r1', done);
+  expect(appends).toEqual([
+    [{ type: 'delta', delta: text('abc') }, done],
+    [{ type: 'delta', delta: text('ABC') }, done],
+    [{ type: 'delta', delta: text('xy') }, done],
+  ]);
+});
