@@ -11,6 +11,11 @@
  *
  * - `loop` — the hand-written callback loop of `frameworks/loop.js` (`runStreamText`): the
  *   messages, one `model.stream(request, callback)` per turn, a sink counting characters;
+ * - `loop-for-await` — the same loop, its fragments read with `for await` through a plain
+ *   hand-written async iterator (a queue; a promise per value, made resolved when one is ready):
+ *   what reading a stream with `for await` instead of a callback costs per value on this Node,
+ *   with no framework at all — not a target, the reference for the `runStream` and `ui` rows,
+ *   which are read that way;
  * - `runStream` — golem `agent.runStream(prompt)` read with `for await`, the same agent as
  *   `frameworks/golem-zod.js` (instructions, a zod `add` tool);
  * - `runStream-onDelta` — the same run read by its `onDelta` callback;
@@ -37,7 +42,7 @@
  *   block's deleted after it (untimed), the whole prefix at the end. Unreachable: n/a.
  *
  *   cd bench && node --expose-gc streaming.js [--deltas=2000] [--short=200] [--runs=300] [--warmup=500]
- *       [--block=10] [--rounds=5] [--variants=loop,runStream,runStream-onDelta,ui,queue-feed,queue-run]
+ *       [--block=10] [--rounds=5] [--variants=loop,loop-for-await,runStream,runStream-onDelta,ui,queue-feed,queue-run]
  *       [--json=path]
  *
  * Every variant lives in ONE child process (this file forked with `--child=<variant>`): it checks
@@ -78,7 +83,17 @@ const RUNS = Number(args.runs ?? 300);
 const WARMUP = Number(args.warmup ?? 500);
 const BLOCK = Math.max(1, Number(args.block ?? 10));
 const ROUNDS = Number(args.rounds ?? 5);
-const ALL = ['loop', 'runStream', 'runStream-onDelta', 'ui', 'queue-feed', 'queue-run'];
+const ALL = [
+  'loop',
+  'loop-for-await',
+  'runStream',
+  'runStream-onDelta',
+  'ui',
+  'queue-feed',
+  'queue-run',
+];
+/** Variants that are not targets: the baseline, and what lies under the targets. */
+const NOT_TARGETS = new Set(['loop', 'loop-for-await', 'queue-run']);
 const VARIANTS = args.variants === undefined ? ALL : args.variants.split(',');
 const REDIS_URL = process.env.GOLEM_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TARGET_US = 0.1;
@@ -132,6 +147,86 @@ function loopVariant() {
       throw new Error('the stream-text turn calls no tool');
     }
     throw new Error('turn limit reached');
+  };
+  return { run };
+}
+
+/**
+ * A plain async iterator over a producer: values queue while nobody waits (handed out as resolved
+ * promises), a waiting reader is resolved with the next value made.
+ */
+function minimalChannel() {
+  const queue = [];
+  let head = 0;
+  let waiting;
+  let ended = false;
+  const take = () => {
+    const value = queue[head++];
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+    }
+    return value;
+  };
+  return {
+    push(value) {
+      if (waiting === undefined) queue.push(value);
+      else {
+        const resolve = waiting;
+        waiting = undefined;
+        resolve({ value, done: false });
+      }
+    },
+    end() {
+      ended = true;
+      if (waiting !== undefined) waiting({ value: undefined, done: true });
+      waiting = undefined;
+    },
+    iterator: {
+      next() {
+        if (head < queue.length) return Promise.resolve({ value: take(), done: false });
+        if (ended) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (waiting = resolve));
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    },
+  };
+}
+
+function loopForAwaitVariant() {
+  const { z } = require('zod');
+  const specs = [
+    { name: 'add', description: S.ADD_DESCRIPTION, schema: z.toJSONSchema(S.addArgsSchema(z)) },
+  ];
+  const turns = async (channel) => {
+    const messages = [
+      { role: 'system', content: S.SYSTEM },
+      { role: 'user', content: S.PROMPT_A },
+    ];
+    const forward = (delta) => {
+      if (delta.content !== undefined) channel.push(delta.content);
+    };
+    try {
+      for (let i = 0; i < 10; i++) {
+        const response = await textModel.stream({ messages, tools: specs }, forward);
+        messages.push(response.message);
+        const calls = response.message.toolCalls;
+        if (calls === undefined || calls.length === 0) return response.message.content ?? '';
+        throw new Error('the stream-text turn calls no tool');
+      }
+      throw new Error('turn limit reached');
+    } finally {
+      channel.end();
+    }
+  };
+  const run = async () => {
+    const sink = S.makeSink();
+    const channel = minimalChannel();
+    const output = turns(channel);
+    for await (const text of channel.iterator) sink.push(text);
+    return { output: await output, received: sink.received };
   };
   return { run };
 }
@@ -346,6 +441,7 @@ const FACTORIES = {
   runStream: runStreamVariant,
   'runStream-onDelta': onDeltaVariant,
   ui: uiVariant,
+  'loop-for-await': loopForAwaitVariant,
   'queue-feed': () => queueVariant(true),
   'queue-run': () => queueVariant(false),
 };
@@ -614,6 +710,16 @@ async function parent() {
       `\nqueue-feed: ${x.appendsPerRun.toFixed(2)} appends and ${x.eventsPerRun.toFixed(0)} feed events per run, ${x.droppedDeltas} deltas dropped; Redis server CPU ${fmt(x.redisCpuUsPerRun)} µs per run (not in the worker's figure; counts every client of that server)${feedOnly}`,
     );
   }
+  const plain = stats['loop-for-await'];
+  if (plain !== undefined && SHORT > 0) {
+    const over = ['runStream', 'ui']
+      .filter((v) => stats[v] !== undefined)
+      .map((v) => `${v} ${fmtDelta(stats[v].marginalCpuUs - plain.marginalCpuUs)}`)
+      .join(', ');
+    console.log(
+      `\nfor await without a framework: ${fmtDelta(plain.marginalCpuUs)} µs per value at the margin over the callback loop (loop-for-await: a plain async iterator, a promise per value)${over === '' ? '' : `; golem's for-await readers over it, per delta: ${over} µs`}`,
+    );
+  }
   console.log();
   const verdictOf = (measured) =>
     !Number.isFinite(measured) ? 'n/a' : measured <= TARGET_US ? 'met' : '**not met**';
@@ -622,7 +728,7 @@ async function parent() {
   // streaming; what queue-feed costs per delta beyond it and beyond the loop is the streaming.
   const loopSlope = (loop.cpuUs - shortCpu('loop')) / (DELTAS - SHORT);
   const recording = stats['queue-run']?.marginalCpuUs;
-  const targets = VARIANTS.filter((v) => v !== 'loop' && v !== 'queue-run').map((v) => {
+  const targets = VARIANTS.filter((v) => !NOT_TARGETS.has(v)).map((v) => {
     const s = stats[v];
     // The verdict is on the margin when both run lengths ran; the spread figure is beside it.
     let measured = SHORT > 0 ? s.marginalCpuUs : s.overheadCpuUs;

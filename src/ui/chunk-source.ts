@@ -110,6 +110,11 @@ export class ChunkSource<Output> implements ChunkReader {
   }
 
   next(): Promise<Step> {
+    // The usual case, a reader behind the run: the next chunk is ready.
+    if (this.started && this.waited === undefined) {
+      const chunk = this.take();
+      if (chunk !== undefined) return Promise.resolve({ value: chunk, done: false });
+    }
     return this.read(stepOf, doneStep);
   }
 
