@@ -47,7 +47,8 @@
  *
  * Every variant lives in ONE child process (this file forked with `--child=<variant>`): it checks
  * one run's result, warms up `--warmup` runs (the children one after another), then for each of
- * `--rounds` rounds — variants in an order rotated by the round, one at a time — forces a GC and
+ * `--rounds` rounds — variants in an order rotated by the round, one at a time — forces a GC, runs
+ * a tenth of the warm-up again untimed (a full GC drops optimized code; see bench/RESULTS.md), and
  * times `--runs` runs in blocks of `--block`: each block is one sample of wall µs and CPU µs
  * (`process.cpuUsage`, the child's threads) per run. The table gives the medians over the pooled
  * blocks. Overhead per delta = (variant − loop) / deltas, from the CPU medians (the queue feed's
@@ -465,6 +466,11 @@ async function child(variant) {
     try {
       if (message.measure) {
         global.gc?.();
+        // A full collection with no run in flight drops optimized code whose object shapes
+        // nothing holds (bench/RESULTS.md): runs after it re-optimise for a while. A tenth of the
+        // warm-up, untimed, so the timed runs are steady-state ones.
+        for (let i = 0; i < Math.ceil(WARMUP / 10); i++) await v.run();
+        await v.afterBlock?.();
         await v.before?.();
         const wall = [];
         const cpu = [];
