@@ -45,7 +45,7 @@ const IGNORED: RunEventListener<never> = { push: nothing, text: nothing, end: no
  * one microtask after its event, in step with the run — nothing piles up for it (which would
  * keep it alive into the old generation). Cancelling stops the run. Internal.
  */
-export class ChunkSource<Output> implements ChunkReader {
+export class ChunkSource<Output> implements ChunkReader, RunEventListener<Output> {
   ended: ((failure: Failure) => void) | undefined;
   private readonly mapper: ChunkMapper<Output>;
   private events: AsyncIterator<RunStreamEvent<Output>> | undefined;
@@ -193,7 +193,7 @@ export class ChunkSource<Output> implements ChunkReader {
         this.listening = true;
         this.run = undefined;
         // What the run made so far is mapped now (and the end, if it ended).
-        const stop = (run as RunStreamFeed<Output>).listen(this.listener);
+        const stop = (run as RunStreamFeed<Output>).listen(this);
         if (!this.closed) this.stopRun = stop;
         return;
       }
@@ -220,48 +220,54 @@ export class ChunkSource<Output> implements ChunkReader {
     this.stopRun = undefined;
   }
 
-  /**
-   * The listened run's events, mapped as they come. Nothing here throws into the run: a mapping
-   * failure ends the stream (the run goes on unread, as when an iterated source's mapping fails).
-   */
-  private readonly listener: RunEventListener<Output> = {
-    push: (event) => {
-      if (this.closed) return;
-      const buffer = this.buffer;
-      const before = buffer.size;
-      try {
-        if (this.mapper.map(event, buffer)) this.finished = true;
-      } catch (error) {
-        // None of the failed event's chunks go out: the stream fails after the chunks before it.
-        buffer.truncate(before);
-        this.closed = true;
-        this.failure = { error };
-        this.drop();
-      }
-      if (this.resolveWait !== undefined) this.wake();
-    },
-    text: (text) => {
-      if (this.closed) return;
-      // Mapping text calls no option: it cannot fail.
-      this.mapper.textDelta(text, this.buffer);
-      if (this.resolveWait !== undefined) this.wake();
-    },
-    end: (failure) => {
-      if (this.closed) return;
+  // The listened run's events, mapped as they come (the source is the run stream's listener:
+  // methods, not an object literal of closures — V8 may allocate a literal made once per stream
+  // straight in the old generation, where it held the source and every chunk it pointed to
+  // through the next young collection; bench/RESULTS.md, issue 35). Nothing here throws into
+  // the run: a mapping failure ends the stream (the run goes on unread, as when an iterated
+  // source's mapping fails).
+
+  /** One event of the listened run (the run stream's listener). Internal. */
+  push(event: RunStreamEvent<Output>): void {
+    if (this.closed) return;
+    const buffer = this.buffer;
+    const before = buffer.size;
+    try {
+      if (this.mapper.map(event, buffer)) this.finished = true;
+    } catch (error) {
+      // None of the failed event's chunks go out: the stream fails after the chunks before it.
+      buffer.truncate(before);
       this.closed = true;
+      this.failure = { error };
       this.drop();
-      const buffer = this.buffer;
-      const before = buffer.size;
-      try {
-        if (failure !== undefined) this.mapper.rejected(failure.error, buffer);
-        else if (!this.finished) this.mapper.interrupted(buffer);
-      } catch (error) {
-        buffer.truncate(before);
-        this.failure = { error };
-      }
-      this.wake();
-    },
-  };
+    }
+    if (this.resolveWait !== undefined) this.wake();
+  }
+
+  /** One fragment of answer text of the listened run (the run stream's listener). Internal. */
+  text(text: string): void {
+    if (this.closed) return;
+    // Mapping text calls no option: it cannot fail.
+    this.mapper.textDelta(text, this.buffer);
+    if (this.resolveWait !== undefined) this.wake();
+  }
+
+  /** The listened run's end (the run stream's listener). Internal. */
+  end(failure: { readonly error: unknown } | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.drop();
+    const buffer = this.buffer;
+    const before = buffer.size;
+    try {
+      if (failure !== undefined) this.mapper.rejected(failure.error, buffer);
+      else if (!this.finished) this.mapper.interrupted(buffer);
+    } catch (error) {
+      buffer.truncate(before);
+      this.failure = { error };
+    }
+    this.wake();
+  }
 
   /**
    * Answers the waiting read of a listened run: its first chunk collected, or the end (the
