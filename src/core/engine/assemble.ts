@@ -1,6 +1,6 @@
 import type { Message } from '../contract/message';
 import { repairHistory } from './repair';
-import { isCheckedHistory } from './checked-history';
+import { checkedBody } from './checked-history';
 
 /**
  * A request's messages (spec §4.1 step 5): `system` (the resolved instructions; `''` for none) as
@@ -14,8 +14,12 @@ export function assembleMessages(
 ): Message[] {
   const messages: Message[] = [];
   if (system !== '') messages.push({ role: 'system', content: system });
-  // A checked history was repaired when it was made (and cannot change since).
-  const repaired = isCheckedHistory(history) ? history : repairHistory(history);
+  // A checked history was repaired when it was made (and cannot change since), and its messages
+  // other than system ones wait in an array copied in one step.
+  const body = checkedBody(history);
+  if (body !== undefined)
+    return prompt === undefined ? messages.concat(body) : messages.concat(body, [prompt]);
+  const repaired = repairHistory(history);
   for (let i = 0; i < repaired.length; i++) {
     const message = repaired[i] as Message;
     if (message.role !== 'system') messages.push(message);

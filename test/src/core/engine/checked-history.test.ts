@@ -99,6 +99,39 @@ describe('Agent.history', () => {
     expect(part?.data?.[0]).toBe(137);
   });
 
+  test('a run sends the same messages for a checked history as for the plain array: system messages left to the instructions', async () => {
+    const given: Message[] = [
+      { role: 'system', content: 'an old system prompt' },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'two' },
+      { role: 'system', content: 'another' },
+      { role: 'user', content: 'three' },
+      { role: 'assistant', content: 'four' },
+    ];
+    const history = Agent.history(given);
+    const requests: Message[][] = [];
+    for (const carried of [given, history, history]) {
+      const model = new ScriptedModel([textResponse('ok')]);
+      const result = await new Agent({ model, instructions: 'Be brief.' }).run('five', {
+        history: carried,
+      });
+      requests.push(model.requests[0]?.messages ?? []);
+      // The run's messages are its own array: changing them leaves the checked history whole.
+      result.messages.splice(1, 1);
+    }
+    expect(requests[1]).toEqual(requests[0]);
+    expect(requests[2]).toEqual(requests[0]);
+    expect(requests[0]?.map((m) => m.content)).toEqual([
+      'Be brief.',
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+    ]);
+    expect(history.map((m) => m.content)).toEqual(given.map((m) => m.content));
+  });
+
   test('a history processor gets a mutable copy of a checked history, checked as usual', async () => {
     const history = Agent.history([
       { role: 'user', content: 'one' },
