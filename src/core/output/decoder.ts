@@ -14,16 +14,20 @@ export interface DecodeContext {
  */
 export type OutputDecoder<O> = (response: ModelResponse, ctx: DecodeContext) => O | Promise<O>;
 
-/** Decoders known not to read their context (the built-in text decoder). */
-const CONTEXT_FREE = new WeakSet<OutputDecoder<unknown>>();
+/**
+ * The mark of a built-in decoder known not to read its context (the text and JSON decoders): a
+ * property under a module-private symbol, read per run at the cost of a property load (a
+ * `WeakSet` lookup hashes the function every run).
+ */
+const CONTEXT_FREE: unique symbol = Symbol('golem.contextFree');
 
 /** Marks a built-in decoder that never reads its `ctx`. Internal. */
 export function contextFree<O>(decoder: OutputDecoder<O>): OutputDecoder<O> {
-  CONTEXT_FREE.add(decoder);
+  Object.defineProperty(decoder, CONTEXT_FREE, { value: true });
   return decoder;
 }
 
 /** Whether `decoder` never reads its `ctx` (the engine then builds none). Internal. */
 export function isContextFree<O>(decoder: OutputDecoder<O>): boolean {
-  return CONTEXT_FREE.has(decoder);
+  return (decoder as { [CONTEXT_FREE]?: boolean })[CONTEXT_FREE] === true;
 }

@@ -44,9 +44,20 @@ function validated<O>(schema: StandardSchemaV1<unknown, O>, result: unknown): O 
       `the ${vendorOf(schema)} schema's validate returned ${result === null ? 'null' : typeof result}, not { value } or { issues }; it does not implement Standard Schema v1`,
     );
   }
-  const issues = safeGet(result, 'issues');
-  if (issues === undefined) return safeGet(result, 'value') as O;
-  throw new ModelRetry(issuesText(safeArray(issues)));
+  // Read by name, not through `safeGet`'s computed key: each call site stays monomorphic on its
+  // library's result shape (this runs for every validated tool call and output).
+  let issues: unknown;
+  try {
+    issues = (result as { issues?: unknown }).issues;
+  } catch {
+    issues = undefined;
+  }
+  if (issues !== undefined) throw new ModelRetry(issuesText(safeArray(issues)));
+  try {
+    return (result as { value?: unknown }).value as O;
+  } catch {
+    return undefined as O;
+  }
 }
 
 /**
