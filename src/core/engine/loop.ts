@@ -57,7 +57,7 @@ export async function runLoop<Deps>(
     const { compaction } = config;
     let messages: Message[];
     if (compaction === undefined && state.compactions.length === 0 && !state.observed)
-      messages = [...state.messages];
+      messages = state.messages.slice();
     else {
       try {
         messages = await prepareContext(config, state);
@@ -65,7 +65,7 @@ export async function runLoop<Deps>(
         throw state.fail('model', cause);
       }
     }
-    const request: ModelRequest = { messages, tools: [...config.specs] };
+    const request: ModelRequest = { messages, tools: config.specs.slice() };
     if (config.outputSchema !== undefined) request.outputSchema = config.outputSchema;
     if (config.hostedTools !== undefined) request.hostedTools = [...config.hostedTools];
     const settings = withProviderCompaction(state.run.settings, compaction);

@@ -59,7 +59,6 @@ export function normaliseResponse(raw: unknown, requestNumber: number): ModelRes
 }
 
 const NO_CALLS: readonly ToolCall[] = [];
-const SIGNATURE_KEYS = ['signature', 'signatureProvider', 'signatureModel'] as const;
 
 function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): readonly ToolCall[] {
   if (value === undefined || value === null) return NO_CALLS;
@@ -89,10 +88,13 @@ function normaliseCalls(value: unknown, requestNumber: number, raw: unknown): re
       name: call.name,
       args: normaliseArgs(call.args, index, raw),
     };
-    for (const key of SIGNATURE_KEYS) {
-      const field = call[key];
-      if (typeof field === 'string' && field !== '') normalised[key] = field;
-    }
+    // Read by name, not by a loop over the keys (a computed key is a megamorphic load per call).
+    const { signature, signatureProvider, signatureModel } = call;
+    if (typeof signature === 'string' && signature !== '') normalised.signature = signature;
+    if (typeof signatureProvider === 'string' && signatureProvider !== '')
+      normalised.signatureProvider = signatureProvider;
+    if (typeof signatureModel === 'string' && signatureModel !== '')
+      normalised.signatureModel = signatureModel;
     calls.push(normalised);
   }
   return calls;
