@@ -254,6 +254,11 @@ function targets(results) {
   ].join('\n');
 }
 
+/** A phase's bound as the settings give it: runs or milliseconds, whichever comes first. */
+function runsOrMs(runs, ms) {
+  return runs >= Number.MAX_SAFE_INTEGER ? `for ${ms} ms` : `${runs} runs (or ${ms} ms)`;
+}
+
 function print(results, out = process.stdout) {
   const m = results.machine;
   const s = results.settings;
@@ -262,8 +267,8 @@ function print(results, out = process.stdout) {
       `peers: ${Object.entries(results.peers)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}\n` +
-      `${s.preset}: ${s.processes} processes per variant, interleaved; each warms up ${s.warmupRuns} runs (or ${s.warmupMs} ms), ` +
-      `then times ${s.timedRuns} runs (or ${s.timedMs} ms) in ~${s.batchUs}-µs batches; ` +
+      `${s.preset}: ${s.processes} processes per variant, interleaved; each warms up ${runsOrMs(s.warmupRuns, s.warmupMs)}, ` +
+      `then times ${runsOrMs(s.timedRuns, s.timedMs)} in ~${s.batchUs}-µs batches; ` +
       `median and p90 over the pooled batches (wall µs per run), CPU = process.cpuUsage per run (median of processes); ` +
       `ratios of medians; bench took ${results.seconds.toFixed(0)} s\n`,
   );

@@ -8,7 +8,7 @@
  * ratios to the loop and to each peer), the streaming per-delta figures, the heap over many runs
  * (`memory.js`), and the targets marked met or not.
  *
- *   node --expose-gc run.js [--quick] [--scenarios=s1,s2,s3,history,stream-text,stream-tool,
+ *   node --expose-gc run.js [--quick | --steady] [--scenarios=s1,s2,s3,history,stream-text,stream-tool,
  *        memory,define,e,f,h] [--processes=3] [--warmup=5000] [--runs=50000] [--warmup-ms=5000]
  *        [--timed-ms=15000] [--batch-us=200] [--memory-runs=100000]
  *        [--memory-variants=loop,golem,…] [--adapter-calls=10000] [--json=FILE]
@@ -29,7 +29,7 @@ const args = Object.fromEntries(
     return [key, value];
   }),
 );
-const preset = args.quick === 'true' ? 'quick' : 'full';
+const preset = args.steady === 'true' ? 'steady' : args.quick === 'true' ? 'quick' : 'full';
 const P = PRESETS[preset];
 const num = (name, fallback) => Number(args[name] ?? fallback);
 const settings = {
@@ -174,11 +174,12 @@ async function main() {
     `machine: node ${results.machine.node}, ${results.machine.cpu}, ${results.machine.cores} cores; ${preset}`,
   );
   const want = new Set(settings.scenarios);
-  const scenarios = SCENARIOS.filter((s) => want.has(s.id)).map((s) =>
-    preset === 'quick' && s.quickSkip !== undefined
-      ? { ...s, variants: s.variants.filter((v) => !s.quickSkip.includes(v.framework)) }
-      : s,
-  );
+  // What the preset leaves out: quick, a scenario's slow peers; steady, the preset's.
+  const skipped = (s) => (preset === 'quick' ? (s.quickSkip ?? []) : (P.skip ?? []));
+  const scenarios = SCENARIOS.filter((s) => want.has(s.id)).map((s) => ({
+    ...s,
+    variants: s.variants.filter((v) => !skipped(s).includes(v.framework)),
+  }));
   if (scenarios.length > 0) {
     log(
       `timing ${scenarios.map((s) => s.id).join(', ')} (${settings.processes} processes per variant)…`,
