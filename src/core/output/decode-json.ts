@@ -54,8 +54,8 @@ export function decodeJSON<O>(
 }
 
 /** The answer's content parsed as JSON; a `ModelRetry` when it is empty or not JSON. */
-function parseAnswer(content: string | undefined): unknown {
-  if (content === undefined || content.trim() === '')
+function parseAnswer(content: string | null | undefined): unknown {
+  if (content === undefined || content === null || content.trim() === '')
     throw new ModelRetry('the response is empty; respond with a JSON value only');
   try {
     return parseUntrustedJson(content);

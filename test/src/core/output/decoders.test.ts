@@ -119,6 +119,14 @@ describe('decodeJSON (spec §7)', () => {
     expect(retry.reason).toContain('empty');
   });
 
+  test('DJ-2 a null content (a response no engine normalised) is rejected as empty too', async () => {
+    const raw = { message: { role: 'assistant', content: null }, usage: response('').usage };
+    const retry = await retryOf(
+      Promise.resolve(decodeJSON(city)(raw as unknown as ModelResponse, ctx)),
+    );
+    expect(retry.reason).toBe('the response is empty; respond with a JSON value only');
+  });
+
   test('DJ-2 a validator that throws a plain error becomes a ModelRetry whose reason carries its message', async () => {
     const plain = new Error('`country` must be a full name');
     const decoder = decodeJSON<City>(() => {
