@@ -1,7 +1,7 @@
 /**
  * The run stream's feed: what came before the reader is handed to it when it comes, the rest as it
  * comes, in the run's order — to an iterated view (one value behind the run, far behind, or
- * waiting) and to a listener (golem/ui), which gets the typed events in the run's own call.
+ * waiting: a value made while it waits reaches it after the producer's next step) and to a listener (golem/ui), which gets the typed events in the run's own call.
  */
 import { RunError, type RunStreamEvent } from 'golem';
 import { StreamAbandonedError } from '../../../../src/core/engine/delta-stream';
@@ -186,6 +186,69 @@ describe('an iterated view', () => {
     expect(() => {
       feed.push({ content: 'c' });
     }).toThrow(StreamAbandonedError);
+  });
+
+  test('a reader keeping up with a producer that makes a value per microtask stays one value behind it', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    const deltas = feed[Symbol.asyncIterator]();
+    let made = 0;
+    // The reader first: its read waits for the first value.
+    const reading = (async () => {
+      // What the reader got, and how many values the producer had made by then.
+      const seen: [string | undefined, number][] = [];
+      for (let step = await deltas.next(); step.done !== true; step = await deltas.next())
+        seen.push([step.value.content, made]);
+      return seen;
+    })();
+    // An instant model: a value, then an await of its callback's answer (resolved at once).
+    const produce = (async () => {
+      for (const content of ['a', 'b', 'c', 'd']) {
+        feed.push({ content });
+        made += 1;
+        await Promise.resolve();
+      }
+      feed.settle({ ok: true, result });
+    })();
+    const seen = await reading;
+    await produce;
+    // The first value waited for reaches the reader once the producer has made the next one;
+    // from then on each read finds its value made (all of them, in order, then the end).
+    expect(seen).toEqual([
+      ['a', 2],
+      ['b', 3],
+      ['c', 4],
+      ['d', 4],
+    ]);
+  });
+
+  test('a run that ends right after a value made while the reader waited: the value, then the end', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    const deltas = feed[Symbol.asyncIterator]();
+    const waiting = deltas.next();
+    feed.push({ content: 'a' });
+    feed.settle({ ok: true, result });
+    expect(await waiting).toEqual({ value: { content: 'a' }, done: false });
+    expect(await deltas.next()).toEqual({ value: undefined, done: true });
+
+    const typed = new RunStreamFeed<string>(() => undefined);
+    typed.observe(turnStart(0));
+    const events = typed.events[Symbol.asyncIterator]();
+    expect((await events.next()).value).toEqual({ type: 'turn-start', turn: 0, attempt: 1 });
+    const next = events.next();
+    typed.push({ content: 'b' });
+    typed.settle({ ok: true, result });
+    expect(await next).toEqual({ value: { type: 'text-delta', turn: 0, text: 'b' }, done: false });
+    expect(await readAll(events)).toEqual([{ type: 'finish', result }]);
+  });
+
+  test('a reader that stops while a value is on its way to its waiting read: the read ends', async () => {
+    const feed = new RunStreamFeed<string>(() => undefined);
+    const deltas = feed[Symbol.asyncIterator]();
+    const waiting = deltas.next();
+    feed.push({ content: 'a' });
+    await deltas.return?.();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(await deltas.next()).toEqual({ value: undefined, done: true });
   });
 
   test('a failure that is no RunError rejects the waiting read', async () => {
