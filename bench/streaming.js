@@ -38,11 +38,19 @@
  *   is built with `orderedWithJobs: false`, so `end` waits for the last append's reply (the
  *   worker's `true` lets BullMQ's completion, sent next on the same connection, do that wait);
  *   the delta path is the same. The feed port is wrapped to count appends and events per run.
+ * - `queue-stream` (only when named in `--variants`) — `queue-feed` with the deltas counted
+ *   instead of published (the publisher's `pushDelta` replaced): the same streamed run in the
+ *   worker, its feed given the run's events and ending but no delta. Not a target: it splits
+ *   queue-feed's cost per delta into the streamed run in the worker (queue-stream over queue-run)
+ *   and the publishing (queue-feed over queue-stream: merging the fragments, the merged text's
+ *   JSON and its write to Redis). Taken across processes, the split is within the machine's
+ *   noise (bench/RESULTS.md, issue 35).
  *   Redis: GOLEM_BENCH_REDIS_URL, else redis://127.0.0.1:6379; keys under a fresh prefix, each
  *   block's deleted after it (untimed), the whole prefix at the end. Unreachable: n/a.
  *
  *   cd bench && node --expose-gc streaming.js [--deltas=2000] [--short=200] [--runs=300] [--warmup=500]
  *       [--block=10] [--rounds=5] [--variants=loop,loop-for-await,runStream,runStream-onDelta,ui,queue-feed,queue-run]
+ *       (and queue-stream, named)
  *       [--json=path]
  *
  * Every variant lives in ONE child process (this file forked with `--child=<variant>`): it checks
@@ -94,7 +102,7 @@ const ALL = [
   'queue-run',
 ];
 /** Variants that are not targets: the baseline, and what lies under the targets. */
-const NOT_TARGETS = new Set(['loop', 'loop-for-await', 'queue-run']);
+const NOT_TARGETS = new Set(['loop', 'loop-for-await', 'queue-stream', 'queue-run']);
 const VARIANTS = args.variants === undefined ? ALL : args.variants.split(',');
 const REDIS_URL = process.env.GOLEM_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TARGET_US = 0.1;
@@ -315,9 +323,13 @@ function uiVariant() {
   return { run };
 }
 
-/** The queue feed's worker side (`streamed`), or the same queued run without streaming. */
-async function queueVariant(streamed) {
-  const name = streamed ? 'queue-feed' : 'queue-run';
+/**
+ * The queue feed's worker side (`feed`), the same queued run streamed with its deltas kept from
+ * the feed (`stream`), or not streamed (`run`).
+ */
+async function queueVariant(mode) {
+  const streamed = mode !== 'run';
+  const name = `queue-${mode}`;
   const q = (file) => require(path.join(DIST, 'src', 'queue', `${file}.js`));
   const { executeDelivery } = q('execute');
   const { FeedPublisher } = q('feed-publisher');
@@ -344,7 +356,7 @@ async function queueVariant(streamed) {
   const redisFeed = new RedisFeed(bull, keys, subscriber, undefined, () => {
     coalescer.hold();
   });
-  const counts = { appends: 0, events: 0, deltas: 0, chars: 0, counting: false };
+  const counts = { appends: 0, events: 0, deltas: 0, chars: 0, kept: 0, counting: false };
   const count = (events) => {
     counts.appends++;
     counts.events += events.length;
@@ -370,6 +382,11 @@ async function queueVariant(streamed) {
   };
   const control = new RedisControl(bull, keys, subscriber, 2_592_000_000);
   const publisher = new FeedPublisher(feed, onError, { orderedWithJobs: false });
+  // queue-stream: the worker's run streams as in queue-feed; its deltas are counted, not published.
+  if (mode === 'stream')
+    publisher.pushDelta = () => {
+      counts.kept++;
+    };
   const executor = {
     store: memoryStore(),
     agents: registryMap([golemAgent()]),
@@ -418,12 +435,15 @@ async function queueVariant(streamed) {
     run,
     async check() {
       counts.counting = true;
+      counts.kept = 0;
       const value = await run();
       counts.counting = false;
+      if (mode === 'stream' && counts.kept !== DELTAS)
+        throw new Error(`${name}: ${counts.kept} deltas streamed for ${DELTAS}`);
       if (value.status !== 'completed') throw new Error(`${name}: status ${value.status}`);
-      check(name, value.output, streamed ? counts.chars : TEXT.length);
+      check(name, value.output, mode === 'feed' ? counts.chars : TEXT.length);
       // The feed merges consecutive text deltas of a batch into one event: the characters count.
-      if (streamed ? counts.deltas < 1 || counts.deltas > DELTAS : counts.deltas !== 0)
+      if (mode === 'feed' ? counts.deltas < 1 || counts.deltas > DELTAS : counts.deltas !== 0)
         throw new Error(`${name}: ${counts.deltas} delta events for ${DELTAS} deltas`);
     },
     /** Untimed: the block's keys deleted, a fresh store. */
@@ -464,8 +484,9 @@ const FACTORIES = {
   'runStream-onDelta': onDeltaVariant,
   ui: uiVariant,
   'loop-for-await': loopForAwaitVariant,
-  'queue-feed': () => queueVariant(true),
-  'queue-run': () => queueVariant(false),
+  'queue-feed': () => queueVariant('feed'),
+  'queue-stream': () => queueVariant('stream'),
+  'queue-run': () => queueVariant('run'),
 };
 
 // ---- child ----------------------------------------------------------------------------------
@@ -733,8 +754,14 @@ async function parent() {
       stats.runStream === undefined
         ? ''
         : `; over runStream (the worker's own work: job, store, feed): ${fmtDelta((stats['queue-feed'].cpuUs - stats.runStream.cpuUs) / DELTAS)} µs/delta CPU`;
+    const stream = stats['queue-stream'];
+    const run = stats['queue-run'];
+    const split =
+      SHORT > 0 && stream !== undefined && run !== undefined
+        ? `\nqueue-feed per delta at the margin, split: the streamed run in the worker ${fmtDelta(stream.marginalCpuUs - run.marginalCpuUs)} µs over queue-run (${fmtDelta(stream.marginalCpuUs - run.marginalCpuUs - (loop.cpuUs - shortCpu('loop')) / (DELTAS - SHORT))} over it and the loop); publishing the deltas ${fmtDelta(stats['queue-feed'].marginalCpuUs - stream.marginalCpuUs)} µs over queue-stream`
+        : '';
     console.log(
-      `\nqueue-feed: ${x.appendsPerRun.toFixed(2)} appends and ${x.eventsPerRun.toFixed(0)} feed events per run, ${x.droppedDeltas} deltas dropped; Redis server CPU ${fmt(x.redisCpuUsPerRun)} µs per run (not in the worker's figure; counts every client of that server)${feedOnly}`,
+      `\nqueue-feed: ${x.appendsPerRun.toFixed(2)} appends and ${x.eventsPerRun.toFixed(0)} feed events per run, ${x.droppedDeltas} deltas dropped; Redis server CPU ${fmt(x.redisCpuUsPerRun)} µs per run (not in the worker's figure; counts every client of that server)${feedOnly}${split}`,
     );
   }
   const plain = stats['loop-for-await'];
