@@ -174,7 +174,7 @@ class DirectIterator<T> implements AsyncIterableIterator<T>, Holder {
  * stream under a symbol of this module's own (not enumerable). Not a module-level `WeakMap`: such
  * a map lives in the old generation, and its entries' values kept each stream's source — its
  * mapper, its ring of chunks — through the young-generation collections after the stream was
- * done with (golem/ui read to the end, 2,000-delta runs: −19.5 µs per run, cheaper in 5 of 6
+ * done with (golem/ui read to the end, 2,000-delta runs: −22.9 µs per run, cheaper in 6 of 6
  * alternating processes; bench/RESULTS.md, issue 35).
  */
 const UNDERLYING: unique symbol = Symbol('golem.pullStream');
