@@ -53,11 +53,24 @@ export function releasesNothing(release: (error?: unknown) => void): boolean {
 }
 
 /**
- * The signal of a run with neither a caller's signal nor a deadline: nothing can abort it, so it
- * is created on first read (by a tool's `ctx.signal`, a model reading its call options, …). On
- * Node 20 a controller and its signal cost ~3 µs, more than the rest of a short run's engine
- * work, and most such runs never hand their signal out. Each run still gets its own signal when
- * read (never a shared one: listeners added to it must go away with the run).
+ * Whether making an `AbortSignal` costs more than deferring it: on Node before 22 a signal is
+ * made transferable in its constructor, ~4.5 µs (Node 20.20); Node 22 makes a controller and its
+ * signal in ~80 ns and Node 24 in ~35 ns, less than the ~120 ns of the lazy `signal` accessor
+ * each call's options and each tool context then need (`withLazySignal`; bench/RESULTS.md,
+ * issue 35). Outside Node (a browser, another runtime) a run's signal is made at once. Internal.
+ */
+export const SIGNALS_ARE_COSTLY = ((): boolean => {
+  const node = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions
+    ?.node;
+  return typeof node === 'string' && Number.parseInt(node, 10) < 22;
+})();
+
+/**
+ * The signal of a run with neither a caller's signal nor a deadline where signals are costly
+ * ({@link SIGNALS_ARE_COSTLY}): nothing can abort it, so it is created on first read (by a tool's
+ * `ctx.signal`, a model reading its call options, …) — most such runs never hand their signal out.
+ * Each run still gets its own signal when read (never a shared one: listeners added to it must go
+ * away with the run).
  */
 class LazyRunSignal implements RunSignal {
   private created: AbortSignal | undefined;
@@ -76,8 +89,11 @@ class LazyRunSignal implements RunSignal {
   }
 }
 
-/** The caller's own signal, when the run has no deadline of its own. */
-class CallerRunSignal implements RunSignal {
+/**
+ * A signal the run only reads: the caller's, when the run has no deadline of its own, or the
+ * run's own when nothing can abort it and signals are cheap to make.
+ */
+class PlainRunSignal implements RunSignal {
   readonly release = NOTHING;
 
   constructor(readonly signal: AbortSignal) {}
@@ -91,15 +107,19 @@ class CallerRunSignal implements RunSignal {
  * The signal of one run: the caller's signal and any deadlines (ms) folded into one controller.
  * Unlike `AbortSignal.any`/`AbortSignal.timeout`, nothing stays attached to a long-lived caller
  * signal (a server's shutdown signal, say) once `release` runs, so runs never accumulate there.
- * Without a caller's signal or a deadline the signal is created on first read (see
- * {@link LazyRunSignal}).
+ * Without a caller's signal or a deadline the run gets a signal of its own, which nothing aborts;
+ * where signals are costly it is created on first read (see {@link LazyRunSignal}).
  */
 export function linkRunSignal(
   caller: AbortSignal | undefined,
   deadlines: readonly number[],
 ): RunSignal {
-  if (deadlines.length === 0)
-    return caller === undefined ? new LazyRunSignal() : new CallerRunSignal(caller);
+  if (deadlines.length === 0) {
+    if (caller !== undefined) return new PlainRunSignal(caller);
+    return SIGNALS_ARE_COSTLY
+      ? new LazyRunSignal()
+      : new PlainRunSignal(new AbortController().signal);
+  }
   const controller = new AbortController();
   const timers = deadlines.map((ms) =>
     setTimeout(() => {
